@@ -1,0 +1,254 @@
+#include "commands.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "args.h"
+#include "libreyolo/device.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/log.h"
+#include "libreyolo/model.h"
+#include "libreyolo/version.h"
+
+extern char** environ;
+
+namespace libreyolo::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::string with_thousands(long long n) {
+    std::string digits = std::to_string(n < 0 ? -n : n);
+    for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+    return (n < 0 ? "-" : "") + digits;
+}
+
+bool wants_help(const std::vector<std::string>& argv) {
+    for (const auto& a : argv)
+        if (a == "--help" || a == "-h" || a == "help") return true;
+    return false;
+}
+
+std::string default_sample_image() {
+    if (const char* env = std::getenv("LIBREYOLO_SAMPLE_IMAGE")) return env;
+    return LIBREYOLO_SAMPLE_IMAGE;
+}
+
+// The model a command uses when none is named: the demo model once one ships, else yolo9-t.
+std::string default_model() { return "yolo9-t"; }
+
+void warn_if_random(const Model& model) {
+    const ModelInfo info = model.info();
+    if (!info.pretrained)
+        log_warning("model", "no weights file given: " + info.family + "-" + info.size +
+                                 " has random weights, so its detections are meaningless");
+}
+
+int run_process(const std::vector<std::string>& argv) {
+    std::vector<char*> cargv;
+    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ) != 0)
+        throw Error("cannot start '" + argv[0] + "'");
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0) throw Error("lost track of '" + argv[0] + "'");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+const char* kPredictHelp = R"(libreyolo predict — detect objects
+
+keys (defaults in brackets):
+  model=NAME|FILE   yolo9-t|s|m|c (random init) or a .safetensors checkpoint [yolo9-t]
+  source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
+  conf=F            score threshold [0.25]
+  iou=F             NMS IoU threshold [0.45]
+  imgsz=N           input size, a multiple of 32 [the model's, 640]
+  max_det=N         detections kept per image [300]
+  batch=N           images per forward [1]
+  device=D          auto, cpu, cuda, cuda:N [auto]
+  vid_stride=N      predict every Nth video frame [1]
+  save=BOOL         write annotated images/videos under project/name [false]
+  project=DIR       [runs/predict]
+  name=NAME         run folder, numbered when it exists [predict]
+  exist_ok=BOOL     reuse project/name [false]
+flags:
+  --json            print results as JSON on stdout
+)";
+
+const char* kInfoHelp = R"(libreyolo info — describe a model
+
+keys:
+  model=NAME|FILE   yolo9-t|s|m|c or a .safetensors checkpoint [yolo9-t]
+  imgsz=N           input size for the GFLOPs figure [the model's]
+  device=D          auto, cpu, cuda, cuda:N [cpu]
+  nc=N              class count for a model name (random init) [80]
+flags:
+  --json            print as JSON
+)";
+
+const char* kConvertHelp = R"(libreyolo convert — import a LibreYOLO checkpoint
+
+usage: libreyolo convert IN.pt [OUT.safetensors]
+
+Reads a LibreYOLO .pt checkpoint with the Python of the venv that holds torch (LIBREYOLO_PYTHON
+overrides it), writes the weights and the checkpoint fields (model_family, size, task, nc, names,
+imgsz) as safetensors, then loads the result here to prove that it fits.
+)";
+
+}  // namespace
+
+int run_predict(const std::vector<std::string>& argv) {
+    if (wants_help(argv)) {
+        std::cout << kPredictHelp;
+        return 0;
+    }
+    const Arguments args = parse_arguments(
+        argv, {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device", "vid_stride", "save", "project",
+               "name", "exist_ok"},
+        {"json"});
+    PredictOptions o;
+    o.conf = args.get_float("conf", o.conf);
+    o.iou = args.get_float("iou", o.iou);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    o.max_det = args.get_int("max_det", o.max_det);
+    o.batch = args.get_int("batch", o.batch);
+    o.vid_stride = args.get_int("vid_stride", o.vid_stride);
+    o.save = args.get_bool("save", o.save);
+    o.project = args.get("project", o.project);
+    o.name = args.get("name", o.name);
+    o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
+    const bool json = args.flags.count("json") != 0;
+    const std::string source = args.get("source", default_sample_image());
+
+    Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
+    warn_if_random(model);
+    const ModelInfo info = model.info();
+    const int imgsz = o.imgsz > 0 ? o.imgsz : info.imgsz;
+
+    int index = 0;
+    Speed total;
+    std::string saved_dir;
+    auto print = [&](const Result& r) {
+        ++index;
+        total.preprocess_ms += r.speed.preprocess_ms;
+        total.inference_ms += r.speed.inference_ms;
+        total.postprocess_ms += r.speed.postprocess_ms;
+        if (!r.saved_to.empty()) saved_dir = fs::path(r.saved_to).parent_path().string();
+        if (json) return true;
+        std::map<int, int> counts;
+        for (const auto& d : r.boxes) ++counts[d.cls];
+        std::ostringstream line;
+        line << (r.frame >= 0 ? "video frame " + std::to_string(r.frame) : "image " + std::to_string(index)) << " "
+             << r.path << ": " << r.orig_w << "x" << r.orig_h << " ";
+        if (counts.empty()) line << "(no detections) ";
+        for (const auto& [cls, n] : counts) line << n << " " << r.class_name(cls) << ", ";
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1fms", r.speed.inference_ms);
+        line << ms;
+        std::cout << line.str() << "\n";
+        for (const auto& d : r.boxes) {
+            char box[200];
+            std::snprintf(box, sizeof box, "  %-14s %.3f  [%.1f, %.1f, %.1f, %.1f]\n", r.class_name(d.cls).c_str(), d.conf,
+                          d.x1, d.y1, d.x2, d.y2);
+            std::cout << box;
+        }
+        std::cout.flush();
+        return true;
+    };
+    const std::vector<Result> results = model.predict(source, o, print);
+    if (json) {
+        std::cout << to_json(results) << "\n";
+    } else if (!results.empty()) {
+        const double n = static_cast<double>(results.size());
+        std::printf("Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image at imgsz %d (batch %d, %s)\n",
+                    total.preprocess_ms / n, total.inference_ms / n, total.postprocess_ms / n, imgsz, o.batch,
+                    info.device.c_str());
+    }
+    if (!saved_dir.empty()) std::cerr << "Results saved to " << saved_dir << "\n";
+    if (results.empty()) {
+        std::cerr << "error: no image or frame of '" << source << "' could be read\n";
+        return 1;
+    }
+    return 0;
+}
+
+int run_info(const std::vector<std::string>& argv) {
+    if (wants_help(argv)) {
+        std::cout << kInfoHelp;
+        return 0;
+    }
+    const Arguments args = parse_arguments(argv, {"model", "imgsz", "device", "nc"}, {"json"});
+    const std::string name = args.get("model", default_model());
+    const std::string device = args.get("device", "cpu");
+    Model model = args.has("nc") ? Model::create(name, args.get_int("nc", 80), device) : Model::load(name, device);
+    const ModelInfo info = model.info();
+    const int imgsz = args.get_int("imgsz", info.imgsz);
+    const double gflops = model.gflops(imgsz);
+    const FamilyTraits& traits = family_traits(info.family);
+    if (args.flags.count("json")) {
+        std::printf(
+            "{\"family\": \"%s\", \"size\": \"%s\", \"task\": \"%s\", \"nc\": %d, \"parameters\": %lld, "
+            "\"gflops\": %.3f, \"imgsz\": %d, \"device\": \"%s\", \"source\": \"%s\"}\n",
+            info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc, static_cast<long long>(info.parameters),
+            gflops, imgsz, info.device.c_str(), info.source.c_str());
+        return 0;
+    }
+    std::printf("model       %s-%s (%s)\n", info.family.c_str(), info.size.c_str(), traits.display_name.c_str());
+    std::printf("task        %s\n", info.task.c_str());
+    std::printf("source      %s\n", info.source.c_str());
+    std::printf("classes     %d\n", info.nc);
+    std::printf("parameters  %s\n", with_thousands(info.parameters).c_str());
+    std::printf("GFLOPs      %.1f (imgsz %d)\n", gflops, imgsz);
+    std::printf("imgsz       %d\n", info.imgsz);
+    std::printf("device      %s\n", info.device.c_str());
+    std::printf("cuda graph  %s\n", traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
+    return 0;
+}
+
+int run_convert(const std::vector<std::string>& argv) {
+    if (wants_help(argv)) {
+        std::cout << kConvertHelp;
+        return 0;
+    }
+    const Arguments args = parse_arguments(argv, {}, {}, 2);
+    if (args.positional.empty()) throw InvalidArgument("convert: name the input checkpoint (libreyolo convert IN.pt [OUT.safetensors])");
+    const fs::path in = args.positional[0];
+    const fs::path out = args.positional.size() > 1 ? fs::path(args.positional[1]) : fs::path(in).replace_extension(".safetensors");
+    std::error_code ec;
+    if (!fs::exists(in, ec)) throw FileNotFound("convert: '" + in.string() + "': no such file");
+    if (out.extension() != ".safetensors")
+        throw InvalidArgument("convert: output '" + out.string() + "' must end in .safetensors");
+
+    const char* python_env = std::getenv("LIBREYOLO_PYTHON");
+    const std::string python = python_env ? python_env : LIBREYOLO_DEFAULT_PYTHON;
+    const char* script_env = std::getenv("LIBREYOLO_CONVERT_SCRIPT");
+    const std::string script = script_env ? script_env : LIBREYOLO_CONVERT_SCRIPT;
+    const int rc = run_process({python, script, in.string(), out.string()});
+    if (rc != 0) {
+        std::cerr << "error: converting " << in.string() << " failed (the lines above say why)\n";
+        return 1;
+    }
+    Model model = Model::load(out.string(), "cpu");
+    const ModelInfo info = model.info();
+    std::printf("converted %s -> %s: %s-%s %s, %d classes, %s parameters\n", in.string().c_str(), out.string().c_str(),
+                info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc,
+                with_thousands(info.parameters).c_str());
+    return 0;
+}
+
+int run_version(const std::vector<std::string>& argv) {
+    parse_arguments(argv, {}, {});
+    std::printf("libreyolo %s\nlibtorch  %s\ncuda      %s (%s)\n", version().c_str(), torch_version().c_str(),
+                cuda_version().c_str(), cuda_available() ? std::to_string(cuda_device_count()).append(" device(s)").c_str() : "no device");
+    return 0;
+}
+
+}  // namespace libreyolo::cli

@@ -1,0 +1,51 @@
+#pragma once
+// The family registry as the CLI and the studio see it: which families, sizes and tasks exist
+// and what each declares (traits). Construction of networks stays inside the engine.
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace libreyolo {
+
+struct FamilyTraits {
+    std::string family;              // "yolo9"
+    std::string display_name;        // "YOLOv9"
+    std::vector<std::string> sizes;  // "t", "s", "m", "c"
+    std::vector<std::string> tasks;  // "detect"
+    int default_imgsz = 640;
+    // Tasks whose forward is proven to replay bit-identically under CUDA graph capture.
+    // Empty until the inference-graph work marks a family (spec: SUPPORTS_CUDA_GRAPH).
+    std::set<std::string> cuda_graph_inference_tasks;
+    // Tasks whose training step may be captured.
+    std::set<std::string> cuda_graph_training_tasks;
+
+    bool supports_cuda_graph_inference(std::string_view task) const;
+    bool supports_cuda_graph_training(std::string_view task) const;
+};
+
+// A resolved model name: family × size × task.
+struct ModelName {
+    std::string family;
+    std::string size;
+    std::string task = "detect";
+    std::string canonical() const;  // "yolo9-t"
+};
+
+const std::vector<FamilyTraits>& registered_families();
+// Throws UnknownModel naming the family (with the known ones) when absent.
+const FamilyTraits& family_traits(std::string_view family);
+
+// True when text looks like a model name rather than a path ("yolo9-t", "yolov9t", "LibreYOLO9t").
+bool looks_like_model_name(std::string_view text);
+// Parses "yolo9-t", "yolo9t", "yolov9-t", "LibreYOLO9t" (case-insensitive). Throws UnknownModel
+// with a "did you mean" suggestion for unknown families or sizes.
+ModelName parse_model_name(std::string_view text);
+
+// All canonical names ("yolo9-t", ...), for help texts and suggestions.
+std::vector<std::string> known_model_names();
+
+// The closest of candidates to text by edit distance, or "" when none is close.
+std::string closest_match(std::string_view text, const std::vector<std::string>& candidates);
+
+}  // namespace libreyolo

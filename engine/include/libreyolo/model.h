@@ -1,0 +1,80 @@
+#pragma once
+// The engine's entry point for users: load or build a model, inspect it, predict with it.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libreyolo/image.h"
+#include "libreyolo/results.h"
+
+namespace libreyolo {
+
+struct ModelInfo {
+    std::string family;  // "yolo9"
+    std::string size;    // "t"
+    std::string task;    // "detect"
+    int nc = 0;
+    std::vector<std::string> names;
+    int imgsz = 640;
+    std::int64_t parameters = 0;
+    std::string device;    // "cpu", "cuda:0"
+    std::string source;    // the weights file, or "random init" for a bare architecture
+    bool pretrained = false;  // false for a random-init architecture
+};
+
+struct PredictOptions {
+    float conf = 0.25f;  // score threshold
+    float iou = 0.45f;   // NMS IoU threshold
+    int imgsz = 0;       // 0: the model's own imgsz
+    int max_det = 300;
+    int batch = 1;       // images per forward
+    int vid_stride = 1;  // predict every Nth video frame
+    bool save = false;   // write annotated images / videos
+    std::string project = "runs/predict";
+    std::string name = "predict";  // run folder; a suffix 2, 3, ... is added when it exists
+    bool exist_ok = false;         // reuse project/name instead of adding a suffix
+};
+
+class Model {
+public:
+    // name_or_path: a model name ("yolo9-t": architecture, random init) or a .safetensors file.
+    // device: "auto", "cpu", "cuda", "cuda:N".
+    static Model load(const std::string& name_or_path, const std::string& device = "auto");
+    // A random-init architecture with nc classes.
+    static Model create(const std::string& model_name, int nc = 80,
+                        const std::string& device = "auto");
+
+    Model(Model&&) noexcept;
+    Model& operator=(Model&&) noexcept;
+    ~Model();
+
+    ModelInfo info() const;
+    // Floating-point operations (2 per multiply-add) of one forward at imgsz×imgsz, batch 1.
+    double gflops(int imgsz = 640) const;
+
+    // source: an image file, a folder, a glob pattern or a video file. Unreadable images are
+    // skipped with a warning; on_result (optional) sees each result as soon as it exists and may
+    // return false to stop early.
+    std::vector<Result> predict(const std::string& source, const PredictOptions& options = {},
+                                const std::function<bool(const Result&)>& on_result = {});
+    std::vector<Result> predict(const std::vector<ImageView>& images,
+                                const PredictOptions& options = {});
+
+    // Writes the weights and checkpoint fields as safetensors (atomically: temp file, rename).
+    void save(const std::string& path) const;
+
+    struct Impl;
+    Impl& impl() { return *impl_; }
+    const Impl& impl() const { return *impl_; }
+
+private:
+    explicit Model(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+// The folder that predict(save=true) will write into for these options (created on demand).
+std::string resolve_save_dir(const PredictOptions& options);
+
+}  // namespace libreyolo

@@ -1,0 +1,112 @@
+#pragma once
+// YOLOv9 building blocks with LibreYOLO's module names, so state_dict keys match its checkpoints
+// (libreyolo/models/yolo9/nn.py). Each block registers exactly the children that LibreYOLO's
+// block has, in the same names; parameter-free parts (activations, pools) are not registered.
+#include <torch/torch.h>
+
+namespace libreyolo::models::yolo9 {
+
+// Conv2d (no bias) + BatchNorm2d(eps 1e-3, momentum 0.03) + optional SiLU.
+struct ConvOptions {
+    ConvOptions(int64_t in, int64_t out, int64_t kernel = 1) : in_(in), out_(out), kernel_(kernel) {}
+    TORCH_ARG(int64_t, in);
+    TORCH_ARG(int64_t, out);
+    TORCH_ARG(int64_t, kernel);
+    TORCH_ARG(int64_t, stride) = 1;
+    TORCH_ARG(int64_t, padding) = -1;  // -1: (kernel - 1) / 2, as LibreYOLO's auto_pad
+    TORCH_ARG(int64_t, groups) = 1;
+    TORCH_ARG(bool, activation) = true;
+};
+
+class ConvImpl : public torch::nn::Module {
+public:
+    explicit ConvImpl(const ConvOptions& options);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Conv2d conv{nullptr};
+    torch::nn::BatchNorm2d bn{nullptr};
+
+private:
+    bool activation_;
+};
+TORCH_MODULE(Conv);
+
+// 3×3 conv-BN + 1×1 conv-BN summed, then SiLU (training form of RepConv; no identity BN).
+class RepConvNImpl : public torch::nn::Module {
+public:
+    RepConvNImpl(int64_t in, int64_t out);
+    torch::Tensor forward(const torch::Tensor& x);
+    Conv conv1{nullptr}, conv2{nullptr};
+};
+TORCH_MODULE(RepConvN);
+
+class RepNBottleneckImpl : public torch::nn::Module {
+public:
+    RepNBottleneckImpl(int64_t in, int64_t out);
+    torch::Tensor forward(const torch::Tensor& x);
+    RepConvN cv1{nullptr};
+    Conv cv2{nullptr};
+
+private:
+    bool add_;
+};
+TORCH_MODULE(RepNBottleneck);
+
+class RepNCSPImpl : public torch::nn::Module {
+public:
+    RepNCSPImpl(int64_t in, int64_t out, int64_t repeats);
+    torch::Tensor forward(const torch::Tensor& x);
+    Conv cv1{nullptr}, cv2{nullptr}, cv3{nullptr};
+    torch::nn::Sequential m{nullptr};
+};
+TORCH_MODULE(RepNCSP);
+
+// ELAN(c1, c2 = part, c3 = part / 2, c4 = out), n = 1 (t and s stems).
+class ELANImpl : public torch::nn::Module {
+public:
+    ELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4);
+    torch::Tensor forward(const torch::Tensor& x);
+    Conv cv1{nullptr}, cv2{nullptr}, cv3{nullptr}, cv4{nullptr};
+};
+TORCH_MODULE(ELAN);
+
+class RepNCSPELANImpl : public torch::nn::Module {
+public:
+    RepNCSPELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4, int64_t repeats);
+    torch::Tensor forward(const torch::Tensor& x);
+    Conv cv1{nullptr};
+    torch::nn::Sequential cv2{nullptr}, cv3{nullptr};
+    Conv cv4{nullptr};
+};
+TORCH_MODULE(RepNCSPELAN);
+
+// Down-sampling: AConv (avg-pool 2/1 then 3×3/2 conv) or ADown (two half-channel paths).
+class DownsampleImpl : public torch::nn::Module {
+public:
+    virtual torch::Tensor forward(const torch::Tensor& x) = 0;
+};
+
+class AConvImpl : public DownsampleImpl {
+public:
+    AConvImpl(int64_t in, int64_t out);
+    torch::Tensor forward(const torch::Tensor& x) override;
+    Conv cv{nullptr};
+};
+
+class ADownImpl : public DownsampleImpl {
+public:
+    ADownImpl(int64_t in, int64_t out);
+    torch::Tensor forward(const torch::Tensor& x) override;
+    Conv cv1{nullptr}, cv2{nullptr};
+};
+
+std::shared_ptr<DownsampleImpl> make_downsample(bool adown, int64_t in, int64_t out);
+
+class SPPELANImpl : public torch::nn::Module {
+public:
+    SPPELANImpl(int64_t in, int64_t neck, int64_t out);
+    torch::Tensor forward(const torch::Tensor& x);
+    Conv cv1{nullptr}, cv5{nullptr};
+};
+TORCH_MODULE(SPPELAN);
+
+}  // namespace libreyolo::models::yolo9

@@ -1,0 +1,82 @@
+#pragma once
+// LibreYOLO9Model: backbone, PAN neck and the DDetect head, with LibreYOLO's key names
+// (backbone.*, neck.*, head.cv2|cv3).
+#include "models/detector.h"
+#include "models/yolo9/blocks.h"
+#include "models/yolo9/config.h"
+
+namespace libreyolo::models::yolo9 {
+
+class BackboneImpl : public torch::nn::Module {
+public:
+    explicit BackboneImpl(const Config& cfg);
+    // Returns P3, P4, P5 (after SPPELAN).
+    std::array<torch::Tensor, 3> forward(const torch::Tensor& x);
+
+    Conv conv0{nullptr}, conv1{nullptr};
+    std::shared_ptr<torch::nn::Module> elan1;
+    std::shared_ptr<DownsampleImpl> down2, down3, down4;
+    RepNCSPELAN elan2{nullptr}, elan3{nullptr}, elan4{nullptr};
+    SPPELAN spp{nullptr};
+};
+TORCH_MODULE(Backbone);
+
+class NeckImpl : public torch::nn::Module {
+public:
+    explicit NeckImpl(const Config& cfg);
+    std::array<torch::Tensor, 3> forward(const std::array<torch::Tensor, 3>& p);
+
+    RepNCSPELAN elan_up1{nullptr}, elan_up2{nullptr}, elan_down1{nullptr}, elan_down2{nullptr};
+    std::shared_ptr<DownsampleImpl> down1, down2;
+};
+TORCH_MODULE(Neck);
+
+// Decoupled anchor-free head: per scale a box tower (cv2, 4·reg_max distribution bins) and a
+// class tower (cv3); DFL integral, LTRB decode against the grid, sigmoid scores.
+class DDetectImpl : public torch::nn::Module {
+public:
+    // class_hidden: width of the class towers; 0 = LibreYOLO's rule max(ch[0], min(nc, 100)).
+    DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int64_t class_hidden = 0,
+                int64_t reg_max = 16);
+    // Raw per-scale maps (B, 4·reg_max + nc, H, W).
+    std::vector<torch::Tensor> forward_raw(const std::array<torch::Tensor, 3>& features);
+    // (B, 4 + nc, anchors): xyxy in input pixels and sigmoid scores.
+    torch::Tensor decode(const std::vector<torch::Tensor>& raw);
+
+    int64_t nc() const { return nc_; }
+    int64_t reg_max() const { return reg_max_; }
+    int64_t class_hidden() const { return class_hidden_; }
+
+    torch::nn::ModuleList cv2{nullptr}, cv3{nullptr};
+
+private:
+    // Typed views of the towers registered in cv2 / cv3 (which only provide the key names).
+    struct Tower {
+        Conv first{nullptr}, second{nullptr};
+        torch::nn::Conv2d out{nullptr};
+        torch::Tensor forward(const torch::Tensor& x);
+    };
+    std::vector<Tower> box_towers_, class_towers_;
+    int64_t nc_, reg_max_, class_hidden_;
+    std::array<double, 3> strides_{8, 16, 32};
+};
+TORCH_MODULE(DDetect);
+
+class YOLO9Impl : public DetectorImpl {
+public:
+    YOLO9Impl(const std::string& size, int64_t nc, int64_t class_hidden = 0);
+    torch::Tensor forward(const torch::Tensor& images) override;
+    std::vector<torch::Tensor> forward_raw(const torch::Tensor& images);
+    int num_classes() const override { return static_cast<int>(head->nc()); }
+    const std::string& size() const { return size_; }
+
+    Backbone backbone{nullptr};
+    Neck neck{nullptr};
+    DDetect head{nullptr};
+
+private:
+    std::string size_;
+};
+TORCH_MODULE(YOLO9);
+
+}  // namespace libreyolo::models::yolo9

@@ -1,0 +1,136 @@
+// Model construction, loading, saving and inspection. Prediction lives in predictor.cpp.
+#include <filesystem>
+
+#include "io/safetensors.h"
+#include "libreyolo/device.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/log.h"
+#include "libreyolo/version.h"
+#include "models/coco_names.h"
+#include "models/flop_counter.h"
+#include "predict/model_impl.h"
+
+namespace libreyolo {
+namespace fs = std::filesystem;
+namespace {
+
+torch::Device to_torch_device(const std::string& device) {
+    const DeviceSpec spec = resolve_device(parse_device(device));
+    return spec.kind == DeviceSpec::Kind::Cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(spec.index))
+                                               : torch::Device(torch::kCPU);
+}
+
+std::vector<std::string> names_for(int nc, const std::vector<std::string>& given) {
+    if (static_cast<int>(given.size()) == nc) return given;
+    if (nc == 80) return models::coco_names();
+    std::vector<std::string> names = io::default_names(nc);
+    for (std::size_t i = 0; i < given.size() && i < names.size(); ++i) names[i] = given[i];
+    return names;
+}
+
+std::string lower_extension(const fs::path& p) {
+    std::string ext = p.extension().string();
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+}  // namespace
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+Model Model::create(const std::string& model_name, int nc, const std::string& device) {
+    if (nc <= 0) throw InvalidArgument("nc: must be positive, got " + std::to_string(nc));
+    auto impl = std::make_unique<Impl>();
+    impl->spec.name = parse_model_name(model_name);
+    impl->spec.nc = nc;
+    impl->net = models::build_network(impl->spec);
+    impl->meta.model_family = impl->spec.name.family;
+    impl->meta.size = impl->spec.name.size;
+    impl->meta.task = impl->spec.name.task;
+    impl->meta.nc = nc;
+    impl->meta.names = names_for(nc, {});
+    impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    impl->meta.libreyolo_version = version();
+    impl->source = "random init";
+    impl->device = to_torch_device(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return Model(std::move(impl));
+}
+
+Model Model::load(const std::string& name_or_path, const std::string& device) {
+    std::error_code ec;
+    const fs::path path(name_or_path);
+    if (!fs::exists(path, ec)) {
+        if (looks_like_model_name(name_or_path)) return create(name_or_path, 80, device);
+        // A bare word is a (mistyped) model name, not a path: say which name was meant.
+        if (name_or_path.find_first_of("/\\.") == std::string::npos) return create(name_or_path, 80, device);
+        std::string message = "model: '" + name_or_path + "': no such file";
+        const std::string suggestion = closest_match(name_or_path, known_model_names());
+        if (!suggestion.empty()) message += " (did you mean the model name '" + suggestion + "'?)";
+        throw FileNotFound(message);
+    }
+    const std::string ext = lower_extension(path);
+    if (ext == ".pt" || ext == ".pth")
+        throw FormatError(name_or_path + ": a PyTorch pickle; convert it first with `libreyolo convert " +
+                          name_or_path + " " + path.stem().string() + ".safetensors`");
+    if (ext != ".safetensors")
+        throw FormatError(name_or_path + ": unsupported weights format '" + ext + "' (expected .safetensors)");
+
+    io::TensorFile file = io::read_safetensors(path);
+    auto impl = std::make_unique<Impl>();
+    impl->meta = io::from_metadata(file.metadata, name_or_path);
+    impl->spec = models::infer_network_spec(file.tensors, impl->meta, name_or_path);
+    impl->net = models::build_network(impl->spec);
+    io::load_state_dict(*impl->net, file.tensors, name_or_path);
+
+    impl->meta.model_family = impl->spec.name.family;
+    impl->meta.size = impl->spec.name.size;
+    impl->meta.task = impl->spec.name.task;
+    impl->meta.nc = static_cast<int>(impl->spec.nc);
+    impl->meta.names = names_for(impl->meta.nc, impl->meta.names);
+    if (impl->meta.imgsz <= 0) impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    impl->source = name_or_path;
+    impl->pretrained = true;
+    impl->device = to_torch_device(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return Model(std::move(impl));
+}
+
+ModelInfo Model::info() const {
+    ModelInfo info;
+    info.family = impl_->spec.name.family;
+    info.size = impl_->spec.name.size;
+    info.task = impl_->spec.name.task;
+    info.nc = impl_->meta.nc;
+    info.names = impl_->meta.names;
+    info.imgsz = impl_->meta.imgsz;
+    info.parameters = models::count_parameters(*impl_->net);
+    info.device = impl_->device.str();
+    info.source = impl_->source;
+    info.pretrained = impl_->pretrained;
+    return info;
+}
+
+double Model::gflops(int imgsz) const {
+    if (imgsz <= 0 || imgsz % 32 != 0) throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
+    torch::NoGradGuard no_grad;
+    models::FlopScope scope;
+    impl_->net->forward(torch::zeros({1, 3, imgsz, imgsz}, torch::TensorOptions().device(impl_->device)));
+    return scope.total() / 1e9;
+}
+
+void Model::save(const std::string& path) const {
+    io::CheckpointMeta meta = impl_->meta;
+    meta.libreyolo_version = version();
+    std::map<std::string, torch::Tensor> weights = io::state_dict(*impl_->net);
+    io::write_safetensors(path, weights, io::to_metadata(meta));
+    log_info("weights", "saved " + path);
+}
+
+}  // namespace libreyolo

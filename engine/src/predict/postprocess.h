@@ -1,0 +1,26 @@
+#pragma once
+// From the network's decoded output to detections in original-image pixels, as LibreYOLO's
+// YOLOv9 postprocess: multi-label candidates over conf, at most 30,000 by score, undo the
+// letterbox, clamp, drop empty boxes, class-aware NMS, keep the best max_det.
+#include <torch/torch.h>
+
+#include <vector>
+
+#include "libreyolo/results.h"
+
+namespace libreyolo::predict {
+
+inline constexpr int64_t kMaxNmsCandidates = 30000;
+
+struct PostprocessOptions {
+    float conf = 0.25f;
+    float iou = 0.45f;
+    int max_det = 300;
+    int input_h = 640, input_w = 640;
+    int orig_h = 0, orig_w = 0;
+};
+
+// prediction: (4 + nc, anchors) for one image.
+std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, const PostprocessOptions& options);
+
+}  // namespace libreyolo::predict

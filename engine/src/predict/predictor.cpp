@@ -1,0 +1,215 @@
+// Model::predict: sources → batches → letterbox → forward → postprocess → results (+ saved files).
+#include <opencv2/imgproc.hpp>
+
+#include <chrono>
+#include <filesystem>
+
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "predict/annotate.h"
+#include "predict/letterbox.h"
+#include "predict/media_io.h"
+#include "predict/model_impl.h"
+#include "predict/postprocess.h"
+#include "predict/preprocess.h"
+#include "predict/sources.h"
+
+namespace libreyolo {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+void validate(const PredictOptions& o) {
+    auto fail = [](const std::string& m) { throw InvalidArgument(m); };
+    if (!(o.conf >= 0.0f && o.conf <= 1.0f)) fail("conf: must be within [0, 1], got " + std::to_string(o.conf));
+    if (!(o.iou > 0.0f && o.iou <= 1.0f)) fail("iou: must be within (0, 1], got " + std::to_string(o.iou));
+    if (o.imgsz < 0 || (o.imgsz > 0 && o.imgsz % 32 != 0))
+        fail("imgsz: must be a positive multiple of 32 (the largest stride), got " + std::to_string(o.imgsz));
+    if (o.max_det < 1) fail("max_det: must be at least 1, got " + std::to_string(o.max_det));
+    if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
+    if (o.vid_stride < 1) fail("vid_stride: must be at least 1, got " + std::to_string(o.vid_stride));
+}
+
+struct Frame {
+    cv::Mat bgr;
+    std::string path;
+    int frame = -1;
+};
+
+// Runs one batch through the network; results carry per-image timings.
+std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o) {
+    const int imgsz = o.imgsz > 0 ? o.imgsz : m.meta.imgsz;
+    auto t0 = Clock::now();
+    std::vector<cv::Mat> canvases;
+    for (const auto& f : frames) {
+        cv::Mat rgb;
+        cv::cvtColor(f.bgr, rgb, cv::COLOR_BGR2RGB);
+        canvases.push_back(predict::letterbox(rgb, imgsz, imgsz));
+    }
+    torch::Tensor input = predict::to_input_tensor(canvases).to(m.device);
+    const double pre = ms_since(t0);
+
+    t0 = Clock::now();
+    torch::Tensor output;
+    {
+        torch::InferenceMode guard;
+        output = m.net->forward(input);
+        if (m.device.is_cuda()) output = output.to(torch::kCPU);  // waits for the GPU
+    }
+    const double infer = ms_since(t0);
+
+    t0 = Clock::now();
+    std::vector<Result> results;
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        predict::PostprocessOptions po;
+        po.conf = o.conf;
+        po.iou = o.iou;
+        po.max_det = o.max_det;
+        po.input_h = po.input_w = imgsz;
+        po.orig_h = frames[i].bgr.rows;
+        po.orig_w = frames[i].bgr.cols;
+        Result r;
+        r.path = frames[i].path;
+        r.frame = frames[i].frame;
+        r.orig_h = po.orig_h;
+        r.orig_w = po.orig_w;
+        r.names = m.meta.names;
+        r.boxes = predict::postprocess_detections(output[static_cast<int64_t>(i)], po);
+        results.push_back(std::move(r));
+    }
+    const double post = ms_since(t0);
+    const double n = static_cast<double>(frames.size());
+    for (auto& r : results) r.speed = Speed{pre / n, infer / n, post / n};
+    return results;
+}
+
+class SaveDir {
+public:
+    explicit SaveDir(const PredictOptions& o) : options_(o) {}
+    fs::path get() {
+        if (dir_.empty()) dir_ = resolve_save_dir(options_);
+        return dir_;
+    }
+
+private:
+    PredictOptions options_;
+    fs::path dir_;
+};
+
+}  // namespace
+
+std::string resolve_save_dir(const PredictOptions& o) {
+    const fs::path base = fs::path(o.project) / o.name;
+    fs::path dir = base;
+    std::error_code ec;
+    for (int i = 2; !o.exist_ok && fs::exists(dir, ec); ++i) dir = fs::path(o.project) / (o.name + std::to_string(i));
+    fs::create_directories(dir, ec);
+    if (ec) throw Error(dir.string() + ": cannot create output folder: " + ec.message());
+    return dir.string();
+}
+
+std::vector<Result> Model::predict(const std::string& source, const PredictOptions& o,
+                                   const std::function<bool(const Result&)>& on_result) {
+    validate(o);
+    const std::vector<predict::SourceItem> items = predict::expand_source(source);
+    SaveDir save_dir(o);
+    std::vector<Result> all;
+    bool stop = false;
+    int skipped = 0;
+
+    // Emits results; false when the caller asked to stop.
+    auto deliver = [&](std::vector<Result>& batch_results, const std::vector<Frame>& frames,
+                       predict::VideoWriter* writer) {
+        for (std::size_t i = 0; i < batch_results.size(); ++i) {
+            Result& r = batch_results[i];
+            if (o.save) {
+                cv::Mat annotated = frames[i].bgr.clone();
+                predict::draw_detections(annotated, r);
+                if (writer) {
+                    writer->write(annotated);
+                    r.saved_to = writer->written_path().string();
+                } else {
+                    const fs::path out = save_dir.get() / fs::path(r.path).filename();
+                    predict::write_image(out, annotated);
+                    r.saved_to = out.string();
+                }
+            }
+            all.push_back(r);
+            if (on_result && !on_result(r)) stop = true;
+        }
+    };
+
+    std::vector<Frame> pending;
+    auto flush_images = [&] {
+        if (pending.empty()) return;
+        std::vector<Result> results = run_batch(*impl_, pending, o);
+        deliver(results, pending, nullptr);
+        pending.clear();
+    };
+
+    for (const auto& item : items) {
+        if (stop) break;
+        if (item.kind == predict::SourceKind::Image) {
+            cv::Mat bgr = predict::read_image(item.path);
+            if (bgr.empty()) {
+                log_warning("predict", item.path.string() + ": cannot decode image (corrupt or truncated); skipped");
+                ++skipped;
+                continue;
+            }
+            pending.push_back({bgr, item.path.string(), -1});
+            if (static_cast<int>(pending.size()) == o.batch) flush_images();
+            continue;
+        }
+        flush_images();
+        std::unique_ptr<predict::VideoReader> opened;
+        try {
+            opened = std::make_unique<predict::VideoReader>(item.path);
+        } catch (const FormatError& e) {
+            if (items.size() == 1) throw;
+            log_warning("predict", std::string(e.what()) + "; skipped");
+            ++skipped;
+            continue;
+        }
+        predict::VideoReader& reader = *opened;
+        std::unique_ptr<predict::VideoWriter> writer;
+        std::vector<Frame> frames;
+        cv::Mat frame;
+        auto flush_frames = [&] {
+            if (frames.empty()) return;
+            if (o.save && !writer)
+                writer = std::make_unique<predict::VideoWriter>(save_dir.get() / item.path.stem(),
+                                                                reader.fps() / o.vid_stride, frames.front().bgr.size());
+            std::vector<Result> results = run_batch(*impl_, frames, o);
+            deliver(results, frames, writer.get());
+            frames.clear();
+        };
+        for (int index = 0; !stop && reader.read(frame); ++index) {
+            if (index % o.vid_stride != 0) continue;
+            frames.push_back({frame.clone(), item.path.string(), index});
+            if (static_cast<int>(frames.size()) == o.batch) flush_frames();
+        }
+        if (!stop) flush_frames();
+    }
+    if (!stop) flush_images();
+    if (skipped > 0) log_warning("predict", std::to_string(skipped) + " file(s) could not be decoded and were skipped");
+    return all;
+}
+
+std::vector<Result> Model::predict(const std::vector<ImageView>& images, const PredictOptions& o) {
+    validate(o);
+    std::vector<Result> all;
+    std::vector<Frame> frames;
+    for (std::size_t i = 0; i < images.size(); ++i) {
+        frames.push_back({predict::to_bgr(images[i]), "", -1});
+        if (static_cast<int>(frames.size()) == o.batch || i + 1 == images.size()) {
+            std::vector<Result> results = run_batch(*impl_, frames, o);
+            all.insert(all.end(), results.begin(), results.end());
+            frames.clear();
+        }
+    }
+    return all;
+}
+
+}  // namespace libreyolo

@@ -1,0 +1,43 @@
+#include "predict/preprocess.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include "libreyolo/errors.h"
+
+namespace libreyolo::predict {
+
+torch::Tensor to_input_tensor(const std::vector<cv::Mat>& canvases) {
+    std::vector<torch::Tensor> images;
+    for (const cv::Mat& c : canvases) {
+        cv::Mat contiguous = c.isContinuous() ? c : c.clone();
+        torch::Tensor hwc = torch::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, 3}, torch::kUInt8);
+        images.push_back(hwc.permute({2, 0, 1}).to(torch::kFloat32).div(255.0));
+    }
+    return torch::stack(images).contiguous();
+}
+
+cv::Mat to_bgr(const ImageView& image) {
+    if (image.data == nullptr || image.width <= 0 || image.height <= 0)
+        throw InvalidArgument("image: empty in-memory image");
+    int channels = 3, code = -1;
+    switch (image.format) {
+        case PixelFormat::RGB8: code = cv::COLOR_RGB2BGR; break;
+        case PixelFormat::BGR8: break;
+        case PixelFormat::RGBA8: channels = 4; code = cv::COLOR_RGBA2BGR; break;
+        case PixelFormat::BGRA8: channels = 4; code = cv::COLOR_BGRA2BGR; break;
+        case PixelFormat::Gray8: channels = 1; code = cv::COLOR_GRAY2BGR; break;
+    }
+    const std::size_t step = image.bytes_per_line > 0 ? static_cast<std::size_t>(image.bytes_per_line)
+                                                      : static_cast<std::size_t>(image.width) * channels;
+    if (step < static_cast<std::size_t>(image.width) * channels)
+        throw InvalidArgument("image: bytes_per_line " + std::to_string(step) + " is shorter than a row");
+    cv::Mat view(image.height, image.width, CV_8UC(channels), const_cast<std::uint8_t*>(image.data), step);
+    cv::Mat bgr;
+    if (code < 0)
+        bgr = view.clone();
+    else
+        cv::cvtColor(view, bgr, code);
+    return bgr;
+}
+
+}  // namespace libreyolo::predict

@@ -1,0 +1,72 @@
+#include "predict/sources.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <set>
+
+#include "libreyolo/errors.h"
+
+namespace libreyolo::predict {
+namespace fs = std::filesystem;
+namespace {
+
+const std::set<std::string> kImageExtensions = {".bmp", ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".pbm", ".pgm", ".ppm"};
+const std::set<std::string> kVideoExtensions = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg", ".wmv", ".gif"};
+
+std::string extension_lower(const fs::path& path) {
+    std::string ext = path.extension().string();
+    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+std::string joined(const std::set<std::string>& items) {
+    std::string out;
+    for (const auto& i : items) out += (out.empty() ? "" : " ") + i;
+    return out;
+}
+
+bool is_media(const fs::path& p) { return is_image_file(p) || is_video_file(p); }
+
+SourceItem item_for(const fs::path& p) { return {p, is_video_file(p) ? SourceKind::Video : SourceKind::Image}; }
+
+}  // namespace
+
+bool is_image_file(const fs::path& path) { return kImageExtensions.count(extension_lower(path)) != 0; }
+bool is_video_file(const fs::path& path) { return kVideoExtensions.count(extension_lower(path)) != 0; }
+
+std::vector<SourceItem> expand_source(const std::string& source) {
+    if (source.empty()) throw InvalidArgument("source: empty (give an image, video, folder or glob pattern)");
+    std::vector<SourceItem> items;
+    std::error_code ec;
+
+    if (source.find_first_of("*?[") != std::string::npos && !fs::exists(source, ec)) {
+        glob_t matches{};
+        const int rc = ::glob(source.c_str(), 0, nullptr, &matches);
+        if (rc == 0)
+            for (std::size_t i = 0; i < matches.gl_pathc; ++i)
+                if (fs::path p = matches.gl_pathv[i]; fs::is_regular_file(p, ec) && is_media(p)) items.push_back(item_for(p));
+        globfree(&matches);
+        if (items.empty()) throw FileNotFound("source: no images or videos match '" + source + "'");
+    } else if (fs::is_directory(source, ec)) {
+        std::vector<fs::path> files;
+        for (const auto& entry : fs::directory_iterator(source, ec))
+            if (entry.is_regular_file() && is_media(entry.path())) files.push_back(entry.path());
+        if (ec) throw FileNotFound("source: cannot list folder '" + source + "': " + ec.message());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) items.push_back(item_for(f));
+        if (items.empty()) throw FileNotFound("source: folder '" + source + "' has no images or videos");
+    } else if (fs::exists(source, ec)) {
+        const fs::path p(source);
+        if (!is_media(p))
+            throw FormatError(source + ": unsupported file type '" + p.extension().string() + "' (images: " +
+                              joined(kImageExtensions) + "; videos: " + joined(kVideoExtensions) + ")");
+        items.push_back(item_for(p));
+    } else {
+        throw FileNotFound("source: '" + source + "': no such file or folder");
+    }
+    std::sort(items.begin(), items.end(), [](const SourceItem& a, const SourceItem& b) { return a.path < b.path; });
+    return items;
+}
+
+}  // namespace libreyolo::predict

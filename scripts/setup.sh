@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs what LibreYOLO Studio needs and is missing; fast when everything is present.
+#   Debian packages: Qt 6, QCustomPlot (Qt 6 build), OpenCV, yaml-cpp, nlohmann-json, ninja, ccache, Xvfb
+#   A Python venv outside the repo with torch==2.11.0 (LibTorch for CMake), numpy, safetensors.
+# The venv lives at $LIBREYOLO_VENV (default ~/.cache/libreyolo-studio/venv).
+set -euo pipefail
+
+TORCH_VERSION="${LIBREYOLO_TORCH_VERSION:-2.11.0}"
+VENV="${LIBREYOLO_VENV:-$HOME/.cache/libreyolo-studio/venv}"
+DEBIAN_PACKAGES=(
+  build-essential cmake ninja-build ccache pkg-config
+  qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libqcustomplot-dev libqcustomplot2.1-qt6
+  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev
+  xvfb xauth python3-venv
+)
+
+log() { printf '[setup] %s\n' "$*"; }
+
+missing=()
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
+  log "installing Debian packages: ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+venv_ok() {
+  [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" - "$TORCH_VERSION" <<'PY' 2>/dev/null
+import sys, torch, numpy, safetensors
+sys.exit(0 if torch.__version__.split("+")[0] == sys.argv[1] else 1)
+PY
+}
+
+if ! venv_ok; then
+  PYTHON="${LIBREYOLO_BASE_PYTHON:-$(command -v python3)}"
+  log "creating venv $VENV with torch==$TORCH_VERSION (this downloads LibTorch once)"
+  mkdir -p "$(dirname "$VENV")"
+  [[ -x "$VENV/bin/python" ]] || "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
+    "torch==$TORCH_VERSION" numpy safetensors
+  venv_ok || { log "torch $TORCH_VERSION is not importable from $VENV"; exit 1; }
+fi
+log "ready: venv $VENV (torch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)'))"

@@ -1,0 +1,157 @@
+// The `libreyolo` command line, run as a user runs it.
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "io/safetensors.h"
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QString out, err;
+};
+
+Run run_cli(const QStringList& args, const QString& cwd = QString()) {
+    QProcess p;
+    if (!cwd.isEmpty()) p.setWorkingDirectory(cwd);
+    p.start(LIBREYOLO_CLI_PATH, args);
+    p.waitForFinished(600000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QString kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void versionAndHelp() {
+        Run r = run_cli({"version"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("libtorch  2."), qPrintable(r.out));
+        r = run_cli({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("predict"));
+        for (const char* command : {"predict", "info", "convert"}) {
+            r = run_cli({command, "--help"});
+            QCOMPARE(r.code, 0);
+            QVERIFY(r.out.contains(QString("libreyolo %1").arg(command)));
+        }
+    }
+
+    void infoPrintsTheParameterCount() {
+        Run r = run_cli({"info", "model=yolo9-t"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("parameters  2,036,544"), qPrintable(r.out));
+        QVERIFY(r.out.contains("GFLOPs"));
+        r = run_cli({"info", "model=yolo9-c", "--json"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(nlohmann::json::parse(r.out.toStdString())["parameters"].get<long long>(), 25498736LL);
+        r = run_cli({"info", "model=" + kWeights});
+        QVERIFY(r.out.contains("source      " + kWeights));
+    }
+
+    void predictPrintsBoxes() {
+        const Run r = run_cli({"predict", "model=" + kWeights, "source=" LIBREYOLO_SAMPLE_IMAGE, "device=cpu"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("image 1 ") && r.out.contains(": 640x427 "), qPrintable(r.out));
+        QVERIFY(r.out.contains("class_78"));
+        QVERIFY(r.out.contains("Speed:"));
+        QVERIFY(r.out.count('[') > 100);  // one line per box
+    }
+
+    void predictJsonAndSave() {
+        const Run r = run_cli({"predict", "model=" + kWeights, "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=320", "save=true",
+                               "project=" + dir_.filePath("runs"), "name=cli", "--json"});
+        QCOMPARE(r.code, 0);
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j.size(), std::size_t(1));
+        QVERIFY(j[0]["boxes"].size() > 0);
+        QVERIFY(j[0]["boxes"][0].contains("xyxy"));
+        QVERIFY(QFile::exists(dir_.filePath("runs/cli/shapes.png")));
+        QVERIFY2(r.err.contains("Results saved to"), qPrintable(r.err));
+    }
+
+    void predictWithoutArgumentsUsesTheSampleImage() {
+        const Run r = run_cli({"predict", "device=cpu"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("shapes.png"));
+        QVERIFY2(r.err.contains("random weights"), qPrintable(r.err));
+    }
+
+    void badInputIsExplained_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not key=value") << QStringList{"predict", "conf"} << 2 << "'conf' is not key=value";
+        QTest::newRow("typo key") << QStringList{"predict", "confs=0.3"} << 2 << "did you mean 'conf'";
+        QTest::newRow("bad number") << QStringList{"predict", "imgsz=big"} << 2 << "imgsz=big";
+        QTest::newRow("bad device") << QStringList{"predict", "device=tpu"} << 2 << "'tpu' is not a device";
+        QTest::newRow("unknown size") << QStringList{"info", "model=yolo9-x"} << 1 << "unknown size 'x'";
+        QTest::newRow("typo model") << QStringList{"info", "model=yolp9-t"} << 1 << "did you mean 'yolo9-t'";
+        QTest::newRow("missing source") << QStringList{"predict", "source=/no/such.jpg"} << 1 << "/no/such.jpg";
+        QTest::newRow("unsupported ext") << QStringList{"predict", "source=" LIBREYOLO_SOURCE_DIR "/CMakeLists.txt"} << 1
+                                         << "unsupported file type '.txt'";
+        QTest::newRow("typo command") << QStringList{"predcit"} << 2 << "did you mean 'predict'";
+        QTest::newRow("convert without input") << QStringList{"convert"} << 2 << "name the input checkpoint";
+    }
+    void badInputIsExplained() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, message);
+        const Run r = run_cli(args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    }
+
+    void convertsALibreYOLOCheckpoint() {
+        const QString python = LIBREYOLO_TEST_PYTHON;
+        QProcess check;
+        check.start(python, {"-c", "import torch, safetensors"});
+        check.waitForFinished(120000);
+        if (check.exitCode() != 0) QSKIP("the venv Python lacks torch/safetensors (run scripts/setup.sh)");
+
+        // A checkpoint as LibreYOLO's model.save() writes it: torch.save of the wrapped state dict.
+        const QString pt = dir_.filePath("LibreYOLO9t.pt");
+        const QString make = QString(R"(
+import torch, sys
+from safetensors.torch import load_file
+sd = load_file(sys.argv[1])
+torch.save({"model": sd, "schema_version": "1.0", "libreyolo_version": "1.6.0", "model_family": "yolo9",
+            "size": "t", "task": "detect", "nc": 80, "names": {i: f"thing{i}" for i in range(80)}, "imgsz": 640}, sys.argv[2])
+)");
+        QProcess p;
+        p.start(python, {"-c", make, kWeights, pt});
+        p.waitForFinished(120000);
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+
+        const QString out = dir_.filePath("converted.safetensors");
+        const Run r = run_cli({"convert", pt, out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("yolo9-t detect, 80 classes, 2,036,544 parameters"), qPrintable(r.out));
+        const auto a = libreyolo::io::read_safetensors(kWeights.toStdString());
+        const auto b = libreyolo::io::read_safetensors(out.toStdString());
+        QCOMPARE(a.tensors.size(), b.tensors.size());
+        for (const auto& [k, t] : a.tensors) QVERIFY2(torch::equal(b.tensors.at(k), t), k.c_str());
+        QCOMPARE(nlohmann::json::parse(b.metadata.at("names"))["5"].get<std::string>(), std::string("thing5"));
+        const Run info = run_cli({"predict", "model=" + out, "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=320"});
+        QVERIFY2(info.out.contains("thing78"), qPrintable(info.out));
+
+        QFile bad(dir_.filePath("bad.pt"));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("not a pickle");
+        bad.close();
+        const Run broken = run_cli({"convert", dir_.filePath("bad.pt"), dir_.filePath("bad.safetensors")});
+        QCOMPARE(broken.code, 1);
+        QVERIFY2(broken.err.contains("bad.pt"), qPrintable(broken.err));
+        QVERIFY(!QFile::exists(dir_.filePath("bad.safetensors")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,118 @@
+// Parity with LibreYOLO 1.6.0 (Python) on a committed fixture made by
+// scripts/fixtures/make_yolo9_parity.py: same weights, same input, same raw output, same boxes.
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <fstream>
+
+#include "io/safetensors.h"
+#include "libreyolo/model.h"
+#include "predict/letterbox.h"
+#include "predict/media_io.h"
+#include "predict/model_impl.h"
+#include "predict/postprocess.h"
+#include "predict/preprocess.h"
+
+using namespace libreyolo;
+
+namespace {
+
+const std::string kDir = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/";
+
+struct Expected {
+    std::vector<Detection> boxes;
+    int width = 0, height = 0;
+};
+
+Expected expected_boxes() {
+    std::ifstream in(kDir + "boxes.json");
+    const nlohmann::json j = nlohmann::json::parse(in);
+    Expected e;
+    e.width = j["original_size_wh"][0];
+    e.height = j["original_size_wh"][1];
+    for (std::size_t i = 0; i < j["boxes"].size(); ++i) {
+        const auto& b = j["boxes"][i];
+        e.boxes.push_back({b[0], b[1], b[2], b[3], j["scores"][i], j["classes"][i]});
+    }
+    return e;
+}
+
+// Boxes of equal score may come out of NMS in any order (torch's sort is not stable), so both
+// lists are put in one canonical order first.
+std::vector<Detection> canonical(std::vector<Detection> d) {
+    std::sort(d.begin(), d.end(), [](const Detection& a, const Detection& b) {
+        return std::tie(b.conf, a.cls, a.x1, a.y1, a.x2, a.y2) < std::tie(a.conf, b.cls, b.x1, b.y1, b.x2, b.y2);
+    });
+    return d;
+}
+
+// Same boxes: class exact, coordinates and scores within tol.
+void compare(const std::vector<Detection>& got_in, const std::vector<Detection>& want_in, float tol) {
+    const std::vector<Detection> got = canonical(got_in), want = canonical(want_in);
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const Detection &g = got[i], &w = want[i];
+        const QString where = QString("box %1").arg(i);
+        QVERIFY2(g.cls == w.cls, qPrintable(where + QString(" class %1 vs %2").arg(g.cls).arg(w.cls)));
+        for (auto [a, b] : {std::pair{g.x1, w.x1}, {g.y1, w.y1}, {g.x2, w.x2}, {g.y2, w.y2}})
+            QVERIFY2(std::abs(a - b) <= tol * std::max(1.0f, std::abs(b)), qPrintable(where + QString(" %1 vs %2").arg(a).arg(b)));
+        QVERIFY2(std::abs(g.conf - w.conf) <= tol, qPrintable(where + QString(" conf %1 vs %2").arg(g.conf).arg(w.conf)));
+    }
+}
+
+}  // namespace
+
+class TestYolo9Parity : public QObject {
+    Q_OBJECT
+    io::TensorFile io_ = io::read_safetensors(kDir + "io.safetensors");
+    Model model_ = Model::load(kDir + "weights.safetensors", "cpu");
+    Expected expected_ = expected_boxes();
+
+    predict::PostprocessOptions post_options() const {
+        predict::PostprocessOptions o;
+        o.orig_w = expected_.width;
+        o.orig_h = expected_.height;
+        return o;
+    }
+
+private Q_SLOTS:
+    void preprocessingMatchesLibreYOLO() {
+        cv::Mat rgb;
+        cv::cvtColor(predict::read_image(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
+        const torch::Tensor ours = predict::to_input_tensor({predict::letterbox(rgb, 640, 640)});
+        const torch::Tensor theirs = io_.tensors.at("input_u8").to(torch::kFloat32) / 255.0;
+        const float max_diff = (ours - theirs).abs().max().item<float>();
+        QVERIFY2(max_diff == 0.0f, qPrintable(QString("max |Δ| = %1").arg(max_diff)));
+    }
+
+    void forwardMatchesWithin1e4() {
+        const torch::Tensor input = io_.tensors.at("input_u8").to(torch::kFloat32) / 255.0;
+        torch::NoGradGuard g;
+        const torch::Tensor ours = model_.impl().net->forward(input);
+        const torch::Tensor theirs = io_.tensors.at("output");
+        QCOMPARE(ours.sizes().vec(), theirs.sizes().vec());
+        const float max_diff = (ours - theirs).abs().max().item<float>();
+        qInfo("forward max |ours - LibreYOLO| = %g", max_diff);
+        QVERIFY2(max_diff < 1e-4f, qPrintable(QString::number(max_diff)));
+    }
+
+    void postprocessOfLibreYOLOOutputGivesItsBoxes() {
+        const auto boxes = predict::postprocess_detections(io_.tensors.at("output")[0], post_options());
+        QVERIFY(boxes.size() > 100);  // the fixture exercises real NMS work
+        compare(boxes, expected_.boxes, 1e-6f);
+    }
+
+    void fullPipelineGivesLibreYOLOBoxes() {
+        PredictOptions o;
+        const std::vector<Result> results = model_.predict(LIBREYOLO_SAMPLE_IMAGE, o);
+        QCOMPARE(results.size(), std::size_t(1));
+        QCOMPARE(results[0].orig_w, expected_.width);
+        QCOMPARE(results[0].orig_h, expected_.height);
+        compare(results[0].boxes, expected_.boxes, 1e-4f);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestYolo9Parity)
+#include "test_yolo9_parity.moc"

@@ -1,0 +1,41 @@
+#pragma once
+// The studio's window (first version): one prediction view fed by drag and drop or File ▸ Open,
+// with the engine on a worker thread and its state in the status bar.
+#include <QMainWindow>
+#include <QThread>
+
+#include "libreyolo/results.h"
+
+class PredictionView;
+class PredictWorker;
+class QLabel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(const QString &model, const QString &device = "auto", QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    PredictionView *predictionView() const { return view_; }
+
+public Q_SLOTS:
+    void openImage(const QString &path);
+    void openImageDialog();
+
+Q_SIGNALS:
+    void predictionShown(int detections);
+    void errorShown(const QString &message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void showError(const QString &message);
+
+    QThread workerThread_;
+    PredictWorker *worker_ = nullptr;
+    PredictionView *view_ = nullptr;
+    QLabel *modelLabel_ = nullptr;
+    QLabel *resultLabel_ = nullptr;
+};

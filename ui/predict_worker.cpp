@@ -1,0 +1,43 @@
+#include "predict_worker.h"
+
+#include <QImageReader>
+
+PredictWorker::PredictWorker(QObject *parent) : QObject(parent) {}
+PredictWorker::~PredictWorker() = default;
+
+void PredictWorker::loadModel(const QString &nameOrPath, const QString &device) {
+    try {
+        model_ = std::make_unique<libreyolo::Model>(libreyolo::Model::load(nameOrPath.toStdString(), device.toStdString()));
+        const libreyolo::ModelInfo info = model_->info();
+        QString description = QString("%1-%2 · %3 · %4")
+                                  .arg(QString::fromStdString(info.family), QString::fromStdString(info.size),
+                                       QString::fromStdString(info.device), QString::fromStdString(info.source));
+        if (!info.pretrained) description += tr(" (random weights: detections are meaningless)");
+        Q_EMIT modelLoaded(description);
+    } catch (const std::exception &e) {
+        Q_EMIT failed(tr("Cannot load model %1: %2").arg(nameOrPath, QString::fromUtf8(e.what())));
+    }
+}
+
+void PredictWorker::predictFile(const QString &path) {
+    if (!model_) {
+        Q_EMIT failed(tr("No model is loaded"));
+        return;
+    }
+    QImageReader reader(path);
+    reader.setAutoTransform(false);  // the engine sees the stored pixels, so must the view
+    const QImage image = reader.read().convertToFormat(QImage::Format_RGB888);
+    if (image.isNull()) {
+        Q_EMIT failed(tr("Cannot read image %1: %2").arg(path, reader.errorString()));
+        return;
+    }
+    try {
+        libreyolo::ImageView view{image.constBits(), image.width(), image.height(),
+                                  static_cast<int>(image.bytesPerLine()), libreyolo::PixelFormat::RGB8};
+        std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view});
+        results.front().path = path.toStdString();
+        Q_EMIT predicted(image, results.front());
+    } catch (const std::exception &e) {
+        Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path, QString::fromUtf8(e.what())));
+    }
+}

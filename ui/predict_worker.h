@@ -1,0 +1,30 @@
+#pragma once
+// Runs the engine off the GUI thread. Lives in a QThread owned by MainWindow; requests arrive as
+// queued calls and answers leave as signals, so the window never waits on the engine.
+#include <QImage>
+#include <QObject>
+#include <QString>
+#include <memory>
+
+#include "libreyolo/model.h"
+
+Q_DECLARE_METATYPE(libreyolo::Result)
+
+class PredictWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit PredictWorker(QObject *parent = nullptr);
+    ~PredictWorker() override;
+
+public Q_SLOTS:
+    void loadModel(const QString &nameOrPath, const QString &device);
+    void predictFile(const QString &path);
+
+Q_SIGNALS:
+    void modelLoaded(const QString &description);
+    void predicted(const QImage &image, const libreyolo::Result &result);
+    void failed(const QString &message);
+
+private:
+    std::unique_ptr<libreyolo::Model> model_;
+};
