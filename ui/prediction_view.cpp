@@ -37,7 +37,9 @@ void PredictionView::paintEvent(QPaintEvent *) {
         p.drawRect(box);
         const QString label = QString("%1 %2").arg(QString::fromStdString(result_.class_name(d.cls))).arg(d.conf, 0, 'f', 2);
         const QRectF text = p.fontMetrics().boundingRect(label).adjusted(-2, 0, 2, 0);
-        const QRectF tag(box.topLeft() - QPointF(0, text.height()), text.size());
+        // Above the box, or just inside it when the box touches the top edge.
+        const bool above = box.top() - text.height() >= target.top();
+        const QRectF tag(box.topLeft() - QPointF(0, above ? text.height() : 0), text.size());
         p.fillRect(tag, colourFor(d.cls));
         p.setPen(Qt::black);
         p.drawText(tag, Qt::AlignCenter, label);

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The whole GPU round, in one call on the GPU host (see README "GPU host"):
+#   eval "$(bash .devkit/use-kit.sh)"; scripts/gpu-check.sh
+# Builds the engine, CLI and tests without GUI (preset gpu-host), runs every test that the kit can
+# build (the `gpu` ones included) and writes the logs to $OUT when set.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+OUT="${OUT:-build-gpu/out}"
+mkdir -p "$OUT"
+{
+  echo "date: $(date -u +%F)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null
+  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda)' 2>/dev/null
+} | tee "$OUT/environment.txt"
+cmake --preset gpu-host -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
+cmake --build --preset gpu-host -- -j"$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
+ctest --preset gpu-host --output-on-failure 2>&1 | tee "$OUT/ctest.log"
+status=${PIPESTATUS[0]}
+exit "$status"
