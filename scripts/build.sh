@@ -2,7 +2,7 @@
 # Configures (once) and builds everything into build/ with the `default` preset.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/libreyolo-studio/ccache}"
+export CCACHE_DIR="${CCACHE_DIR:-${HOME:-/root}/.cache/libreyolo-studio/ccache}"
 if [[ ! -f build/CMakeCache.txt ]]; then
   cmake --preset default
 fi

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 TORCH_VERSION="${LIBREYOLO_TORCH_VERSION:-2.11.0}"
-VENV="${LIBREYOLO_VENV:-$HOME/.cache/libreyolo-studio/venv}"
+VENV="${LIBREYOLO_VENV:-${HOME:-/root}/.cache/libreyolo-studio/venv}"
 DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
