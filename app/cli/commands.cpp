@@ -16,6 +16,7 @@
 #include "libreyolo/families.h"
 #include "libreyolo/log.h"
 #include "libreyolo/model.h"
+#include "libreyolo/synth.h"
 #include "libreyolo/version.h"
 
 extern char** environ;
@@ -101,6 +102,19 @@ usage: libreyolo convert IN.pt [OUT.safetensors]
 Reads a LibreYOLO .pt checkpoint with the Python of the venv that holds torch (LIBREYOLO_PYTHON
 overrides it), writes the weights and the checkpoint fields (model_family, size, task, nc, names,
 imgsz) as safetensors, then loads the result here to prove that it fits.
+)";
+
+const char* kSynthHelp = R"(libreyolo synth — render the synthetic shapes dataset
+
+keys (defaults in brackets):
+  out=DIR           dataset folder (required)
+  n=N               images in all, train + val [200]
+  imgsz=N           longest image side [640]
+  seed=N            the same seed renders the same dataset [0]
+  val=F             share of images in the val split [0.2]
+  max_objects=N     shapes per image, at most [8]
+Writes DIR/images/{train,val}/*.jpg, DIR/labels/{train,val}/*.txt (cls cx cy w h, normalised) and
+DIR/data.yaml with the class names: circle, square, triangle, star, hexagon, cross.
 )";
 
 }  // namespace
@@ -248,6 +262,27 @@ int run_version(const std::vector<std::string>& argv) {
     parse_arguments(argv, {}, {});
     std::printf("libreyolo %s\nlibtorch  %s\ncuda      %s (%s)\n", version().c_str(), torch_version().c_str(),
                 cuda_version().c_str(), cuda_available() ? std::to_string(cuda_device_count()).append(" device(s)").c_str() : "no device");
+    return 0;
+}
+
+int run_synth(const std::vector<std::string>& argv) {
+    if (wants_help(argv)) {
+        std::cout << kSynthHelp;
+        return 0;
+    }
+    const Arguments args = parse_arguments(argv, {"out", "n", "imgsz", "seed", "val", "max_objects"}, {});
+    SynthOptions o;
+    o.out = args.get("out");
+    o.n = args.get_int("n", o.n);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    const int seed = args.get_int("seed", 0);
+    if (seed < 0) throw InvalidArgument("seed=" + args.get("seed") + ": must not be negative");
+    o.seed = static_cast<std::uint64_t>(seed);
+    o.val_fraction = args.get_float("val", static_cast<float>(o.val_fraction));
+    o.max_objects = args.get_int("max_objects", o.max_objects);
+    const SynthSummary s = render_synthetic_dataset(o);
+    std::printf("wrote %d train + %d val images with %d objects; dataset: %s\n", s.train_images, s.val_images,
+                s.objects, s.data_yaml.c_str());
     return 0;
 }
 

@@ -9,5 +9,6 @@ int run_predict(const std::vector<std::string>& argv);
 int run_info(const std::vector<std::string>& argv);
 int run_convert(const std::vector<std::string>& argv);
 int run_version(const std::vector<std::string>& argv);
+int run_synth(const std::vector<std::string>& argv);
 
 }  // namespace libreyolo::cli

@@ -19,6 +19,7 @@ commands:
   predict   detect objects in images, folders, globs or videos
   info      describe a model (family, size, classes, parameters, GFLOPs)
   convert   turn a LibreYOLO .pt checkpoint into .safetensors
+  synth     render the synthetic shapes dataset (YOLO format + data.yaml)
   version   print versions of libreyolo, LibTorch and CUDA
   help      this text
 
@@ -27,6 +28,7 @@ examples:
   libreyolo predict model=yolo9-t source=resources/samples/shapes.png save=true
   libreyolo info model=yolo9-t
   libreyolo convert LibreYOLO9t.pt LibreYOLO9t.safetensors
+  libreyolo synth out=datasets/shapes n=500 imgsz=640 seed=0
 )";
 
 void install_log_sink() {
@@ -57,6 +59,7 @@ int main(int argc, char** argv) {
         if (command == "info") return libreyolo::cli::run_info(rest);
         if (command == "convert") return libreyolo::cli::run_convert(rest);
         if (command == "version" || command == "--version") return libreyolo::cli::run_version(rest);
+        if (command == "synth") return libreyolo::cli::run_synth(rest);
     } catch (const libreyolo::InvalidArgument& e) {
         std::cerr << "error: " << e.what() << "\n(see `libreyolo " << command << " --help`)\n";
         return 2;
@@ -65,7 +68,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     const std::string close =
-        libreyolo::closest_match(command, {"predict", "info", "convert", "version", "help", "train", "val"});
+        libreyolo::closest_match(command, {"predict", "info", "convert", "version", "synth", "help", "train", "val"});
     std::cerr << "error: unknown command '" << command << "'";
     if (!close.empty()) std::cerr << " (did you mean '" << close << "'?)";
     std::cerr << "\n\n" << kUsage;

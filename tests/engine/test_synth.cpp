@@ -1,0 +1,91 @@
+// The synthetic shapes dataset: layout, valid labels, determinism by seed, bad options.
+#include <QtTest/QtTest>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "libreyolo/errors.h"
+#include "libreyolo/synth.h"
+
+using namespace libreyolo;
+namespace fs = std::filesystem;
+
+namespace {
+std::string read_all(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+}  // namespace
+
+class TestSynth : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    fs::path root() const { return dir_.path().toStdString(); }
+
+    SynthOptions options(const char* name, std::uint64_t seed) const {
+        SynthOptions o;
+        o.out = (root() / name).string();
+        o.n = 10;
+        o.imgsz = 160;
+        o.seed = seed;
+        return o;
+    }
+
+private Q_SLOTS:
+    void writesAYoloDataset() {
+        const SynthSummary s = render_synthetic_dataset(options("a", 7));
+        QCOMPARE(s.train_images, 8);
+        QCOMPARE(s.val_images, 2);
+        QVERIFY(s.objects >= 10);
+        const fs::path a = root() / "a";
+        QVERIFY(fs::exists(a / "images/train/000000.jpg"));
+        QVERIFY(fs::exists(a / "images/val/000009.jpg"));
+        const std::string yaml = read_all(a / "data.yaml");
+        QVERIFY(yaml.find("train: images/train") != std::string::npos);
+        QVERIFY(yaml.find("  3: star") != std::string::npos);
+        int rows = 0;
+        for (const auto& entry : fs::recursive_directory_iterator(a / "labels")) {
+            if (!entry.is_regular_file()) continue;
+            std::istringstream in(read_all(entry.path()));
+            int cls;
+            double cx, cy, w, h;
+            while (in >> cls >> cx >> cy >> w >> h) {
+                ++rows;
+                QVERIFY(cls >= 0 && cls < static_cast<int>(synthetic_class_names().size()));
+                QVERIFY(w > 0 && h > 0 && w <= 1 && h <= 1);
+                QVERIFY(cx - w / 2 >= -1e-6 && cx + w / 2 <= 1 + 1e-6 && cy - h / 2 >= -1e-6 && cy + h / 2 <= 1 + 1e-6);
+            }
+        }
+        QCOMPARE(rows, s.objects);
+        const cv::Mat img = cv::imread((a / "images/train/000001.jpg").string());
+        QCOMPARE(img.cols, 160);
+        QVERIFY(img.rows <= 160 && img.rows >= 96);
+    }
+
+    void sameSeedSameBytes() {
+        render_synthetic_dataset(options("b1", 3));
+        render_synthetic_dataset(options("b2", 3));
+        render_synthetic_dataset(options("c", 4));
+        for (const char* f : {"labels/train/000004.txt", "images/val/000008.jpg"})
+            QVERIFY(read_all(root() / "b1" / f) == read_all(root() / "b2" / f));
+        QVERIFY(read_all(root() / "b1/labels/train/000004.txt") != read_all(root() / "c/labels/train/000004.txt"));
+    }
+
+    void badOptionsNameTheKey() {
+        SynthOptions o = options("bad", 0);
+        o.n = 1;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, render_synthetic_dataset(o));
+        o = options("bad", 0);
+        o.out.clear();
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, render_synthetic_dataset(o));
+        o = options("bad", 0);
+        o.val_fraction = 1.5;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, render_synthetic_dataset(o));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSynth)
+#include "test_synth.moc"
