@@ -8,7 +8,8 @@ tensors, strings and numbers, so no pickled code is ever run. The state dict bec
 LibreYOLO's checkpoint fields (schema_version, libreyolo_version, model_family, size, task, nc,
 names, imgsz) become safetensors metadata, names as a JSON object {"0": "person", ...}.
 A bare state dict (no wrapper) is accepted too; the engine then reads the architecture from the
-tensor shapes. The output is written to a temporary file and renamed, so it is never partial.
+tensor shapes. YOLOv9's PGI auxiliary branch (aux.*, aux_head.*) exists only while training and is
+left out, as LibreYOLO itself leaves it out of inference. The output is written to a temporary file and renamed, so it is never partial.
 """
 import json
 import os
@@ -54,8 +55,13 @@ def main() -> None:
     else:
         fail(f"{source}: not a LibreYOLO checkpoint (expected a dict with a 'model' state dict)")
 
+    aux = [k for k in state if k.startswith(("aux.", "aux_head."))]
+    if aux:
+        print(f"leaving out {len(aux)} tensors of the training-only PGI branch (aux.*, aux_head.*)", file=sys.stderr)
     tensors = {}
     for key, value in state.items():
+        if key in aux:
+            continue
         if not torch.is_tensor(value):
             fail(f"{source}: state dict entry '{key}' is not a tensor")
         tensors[key] = value.detach().contiguous()
@@ -67,6 +73,9 @@ def main() -> None:
     os.close(fd)
     try:
         save_file(tensors, temp, metadata=meta)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # mkstemp makes it private; the result is an ordinary file
         os.replace(temp, target)
     except Exception as exc:
         os.unlink(temp)

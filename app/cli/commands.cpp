@@ -42,9 +42,6 @@ std::string default_sample_image() {
     return LIBREYOLO_SAMPLE_IMAGE;
 }
 
-// The model a command uses when none is named: the demo model once one ships, else yolo9-t.
-std::string default_model() { return "yolo9-t"; }
-
 void warn_if_random(const Model& model) {
     const ModelInfo info = model.info();
     if (!info.pretrained)
@@ -67,7 +64,7 @@ int run_process(const std::vector<std::string>& argv) {
 const char* kPredictHelp = R"(libreyolo predict — detect objects
 
 keys (defaults in brackets):
-  model=NAME|FILE   yolo9-t|s|m|c (random init) or a .safetensors checkpoint [yolo9-t]
+  model=NAME|FILE   yolo9-t|s|m|c (random init) or a .safetensors checkpoint [the demo model]
   source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
   conf=F            score threshold [0.25]
   iou=F             NMS IoU threshold [0.45]
@@ -87,7 +84,7 @@ flags:
 const char* kInfoHelp = R"(libreyolo info — describe a model
 
 keys:
-  model=NAME|FILE   yolo9-t|s|m|c or a .safetensors checkpoint [yolo9-t]
+  model=NAME|FILE   yolo9-t|s|m|c or a .safetensors checkpoint [the demo model]
   imgsz=N           input size for the GFLOPs figure [the model's]
   device=D          auto, cpu, cuda, cuda:N [cpu]
   nc=N              class count for a model name (random init) [80]

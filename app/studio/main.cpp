@@ -1,5 +1,5 @@
-// `libreyolo-studio`: opens on the sample image with the demo model (yolo9-t until a trained demo
-// model ships). Options: --model NAME|FILE, --device D, --image PATH, --screenshot PNG (render,
+// `libreyolo-studio`: opens on the sample image with the demo model (YOLOv9-t trained on the
+// synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D, --image PATH, --screenshot PNG (render,
 // save the window to PNG and quit: for docs and smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include "libreyolo/model.h"
 #include "main_window.h"
 
 int main(int argc, char *argv[]) {
@@ -20,7 +21,7 @@ int main(int argc, char *argv[]) {
 
     QCommandLineParser parser;
     parser.addHelpOption();
-    QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model", "yolo9-t");
+    QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model", QString::fromStdString(libreyolo::default_model()));
     QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device", "auto");
     QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path", LIBREYOLO_SAMPLE_IMAGE);
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."), "png");

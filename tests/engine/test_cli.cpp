@@ -77,11 +77,15 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("Results saved to"), qPrintable(r.err));
     }
 
-    void predictWithoutArgumentsUsesTheSampleImage() {
+    void predictWithoutArgumentsUsesTheDemoModelAndSampleImage() {
         const Run r = run_cli({"predict", "device=cpu"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("shapes.png"));
-        QVERIFY2(r.err.contains("random weights"), qPrintable(r.err));
+        QVERIFY2(r.out.contains("circle") && r.out.contains("star") && r.out.contains("triangle"), qPrintable(r.out));
+        QVERIFY2(!r.err.contains("random weights"), qPrintable(r.err));
+        const Run random = run_cli({"predict", "model=yolo9-t", "device=cpu"});
+        QCOMPARE(random.code, 0);
+        QVERIFY2(random.err.contains("random weights"), qPrintable(random.err));
     }
 
     void badInputIsExplained_data() {

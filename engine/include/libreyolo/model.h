@@ -74,6 +74,10 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// The model used when none is named: the bundled demo model (YOLOv9-t trained on the synthetic
+// shapes; $LIBREYOLO_DEMO_MODEL overrides its path) when that file exists, else "yolo9-t".
+std::string default_model();
+
 // The folder that predict(save=true) will write into for these options (created on demand).
 std::string resolve_save_dir(const PredictOptions& options);
 

@@ -1,4 +1,5 @@
 // Model construction, loading, saving and inspection. Prediction lives in predictor.cpp.
+#include <cstdlib>
 #include <filesystem>
 
 #include "io/safetensors.h"
@@ -36,6 +37,13 @@ std::string lower_extension(const fs::path& p) {
 }
 
 }  // namespace
+
+std::string default_model() {
+    const char* env = std::getenv("LIBREYOLO_DEMO_MODEL");
+    const std::string path = env && *env ? env : LIBREYOLO_DEMO_MODEL;
+    std::error_code ec;
+    return fs::exists(path, ec) ? path : "yolo9-t";
+}
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Model::Model(Model&&) noexcept = default;
