@@ -1,6 +1,8 @@
 // Prediction: letterbox, NMS, sources (file, folder, glob, video, memory), saving, bad input.
 #include <QtTest/QtTest>
 
+#include "support/test_helpers.h"
+
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -16,6 +18,8 @@
 #include "predict/sources.h"
 
 using namespace libreyolo;
+using libreyolo::testing::error_of;
+using libreyolo::testing::read_all;
 namespace fs = std::filesystem;
 
 namespace {
@@ -23,15 +27,6 @@ namespace {
 const std::string kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
 
 void write_bytes(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
 
 // Collects warnings while alive.
 struct WarningCapture {

@@ -1,12 +1,16 @@
 // safetensors: round trip, and every kind of broken or hostile file gives a FormatError.
 #include <QtTest/QtTest>
 
+#include "support/test_helpers.h"
+
 #include <fstream>
 
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
 
 using namespace libreyolo;
+using libreyolo::testing::error_of;
+using libreyolo::testing::read_all;
 
 namespace {
 
@@ -15,11 +19,6 @@ std::string file_with_header(const std::string& json, const std::string& data) {
     const std::uint64_t n = json.size();
     for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((n >> (8 * i)) & 0xff);
     return bytes + json + data;
-}
-
-std::string read_all(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The synthetic shapes dataset: layout, valid labels, determinism by seed, bad options.
 #include <QtTest/QtTest>
 
+#include "support/test_helpers.h"
+
 #include <opencv2/imgcodecs.hpp>
 
 #include <filesystem>
@@ -11,14 +13,9 @@
 #include "libreyolo/synth.h"
 
 using namespace libreyolo;
+using libreyolo::testing::error_of;
+using libreyolo::testing::read_all;
 namespace fs = std::filesystem;
-
-namespace {
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-}  // namespace
 
 class TestSynth : public QObject {
     Q_OBJECT

@@ -1,6 +1,8 @@
 // Loading and saving checkpoints: fields, architecture read from weights, and named mismatches.
 #include <QtTest/QtTest>
 
+#include "support/test_helpers.h"
+
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
@@ -9,19 +11,12 @@
 #include "predict/model_impl.h"
 
 using namespace libreyolo;
+using libreyolo::testing::error_of;
+using libreyolo::testing::read_all;
 
 namespace {
 
 const std::string kParityWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "";
-}
 
 }  // namespace
 
