@@ -23,8 +23,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {{"model", "yolo9-t"}, {"source", ""},     {"imgsz", "640"},
-                                               {"runs", "30"},       {"warmup", "5"},    {"device", "cpu"},
+    std::map<std::string, std::string> args = {{"model", "yolo9-t"}, {"source", ""},  {"imgsz", "640"},
+                                               {"runs", "30"},       {"warmup", "5"}, {"device", "cpu"},
                                                {"conf", "0.25"}};
     bool json = false;
     for (int i = 1; i < argc; ++i) {
@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
         for (int i = 0; i < warmup + runs; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
             const auto results = model.predict(args["source"], o);
-            const double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+            const double wall =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             if (i < warmup) continue;
             const auto& s = results.at(0).speed;
             pre.push_back(s.preprocess_ms);
@@ -67,16 +68,19 @@ int main(int argc, char** argv) {
         const auto info = model.info();
         if (json) {
             std::printf(
-                "{\"impl\": \"libreyolo-studio %s (libtorch %s)\", \"model\": \"%s-%s\", \"imgsz\": %d, \"device\": \"%s\", "
+                "{\"impl\": \"libreyolo-studio %s (libtorch %s)\", \"model\": \"%s-%s\", \"imgsz\": %d, \"device\": "
+                "\"%s\", "
                 "\"runs\": %d, \"boxes\": %zu, \"pre_ms\": %.3f, \"infer_ms\": %.3f, \"post_ms\": %.3f, "
                 "\"end_to_end_ms\": %.3f}\n",
-                libreyolo::version().c_str(), libreyolo::torch_version().c_str(), info.family.c_str(), info.size.c_str(),
-                o.imgsz, info.device.c_str(), runs, boxes, median(pre), median(infer), median(post), median(total));
+                libreyolo::version().c_str(), libreyolo::torch_version().c_str(), info.family.c_str(),
+                info.size.c_str(), o.imgsz, info.device.c_str(), runs, boxes, median(pre), median(infer), median(post),
+                median(total));
         } else {
-            std::printf("%s-%s imgsz %d on %s, %d runs (median): pre %.2f ms, infer %.2f ms, post %.2f ms, "
-                        "end-to-end from file %.2f ms, %zu boxes\n",
-                        info.family.c_str(), info.size.c_str(), o.imgsz, info.device.c_str(), runs, median(pre),
-                        median(infer), median(post), median(total), boxes);
+            std::printf(
+                "%s-%s imgsz %d on %s, %d runs (median): pre %.2f ms, infer %.2f ms, post %.2f ms, "
+                "end-to-end from file %.2f ms, %zu boxes\n",
+                info.family.c_str(), info.size.c_str(), o.imgsz, info.device.c_str(), runs, median(pre), median(infer),
+                median(post), median(total), boxes);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_predict_latency: %s\n", e.what());

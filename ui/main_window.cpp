@@ -8,17 +8,17 @@
 #include <QStatusBar>
 
 #include "libreyolo/version.h"
-#include "prediction_view.h"
 #include "predict_worker.h"
+#include "prediction_view.h"
 
-MainWindow::MainWindow(const QString &model, const QString &device, QWidget *parent) : QMainWindow(parent) {
+MainWindow::MainWindow(const QString& model, const QString& device, QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<libreyolo::Result>();
     setWindowTitle(tr("LibreYOLO Studio"));
     setAcceptDrops(true);
     view_ = new PredictionView(this);
     setCentralWidget(view_);
 
-    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open image…"), QKeySequence::Open, this, &MainWindow::openImageDialog);
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -26,24 +26,25 @@ MainWindow::MainWindow(const QString &model, const QString &device, QWidget *par
     resultLabel_ = new QLabel(this);
     statusBar()->addWidget(modelLabel_, 1);
     statusBar()->addPermanentWidget(resultLabel_);
-    statusBar()->addPermanentWidget(new QLabel(QString("LibTorch %1 · CUDA %2")
-                                                   .arg(QString::fromStdString(libreyolo::torch_version()),
-                                                        QString::fromStdString(libreyolo::cuda_version())),
-                                               this));
+    statusBar()->addPermanentWidget(new QLabel(
+        QString("LibTorch %1 · CUDA %2")
+            .arg(QString::fromStdString(libreyolo::torch_version()), QString::fromStdString(libreyolo::cuda_version())),
+        this));
 
     worker_ = new PredictWorker;
     worker_->moveToThread(&workerThread_);
     connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &PredictWorker::modelLoaded, modelLabel_, &QLabel::setText);
     connect(worker_, &PredictWorker::failed, this, &MainWindow::showError);
-    connect(worker_, &PredictWorker::predicted, this, [this](const QImage &image, const libreyolo::Result &result) {
+    connect(worker_, &PredictWorker::predicted, this, [this](const QImage& image, const libreyolo::Result& result) {
         view_->setPrediction(image, result);
         resultLabel_->setText(tr("%n detection(s), %1 ms", nullptr, static_cast<int>(result.boxes.size()))
                                   .arg(result.speed.inference_ms, 0, 'f', 1));
         Q_EMIT predictionShown(static_cast<int>(result.boxes.size()));
     });
     workerThread_.start();
-    QMetaObject::invokeMethod(worker_, "loadModel", Qt::QueuedConnection, Q_ARG(QString, model), Q_ARG(QString, device));
+    QMetaObject::invokeMethod(worker_, "loadModel", Qt::QueuedConnection, Q_ARG(QString, model),
+                              Q_ARG(QString, device));
 }
 
 MainWindow::~MainWindow() {
@@ -51,7 +52,7 @@ MainWindow::~MainWindow() {
     workerThread_.wait();
 }
 
-void MainWindow::openImage(const QString &path) {
+void MainWindow::openImage(const QString& path) {
     resultLabel_->setText(tr("predicting %1…").arg(path));
     QMetaObject::invokeMethod(worker_, "predictFile", Qt::QueuedConnection, Q_ARG(QString, path));
 }
@@ -62,19 +63,19 @@ void MainWindow::openImageDialog() {
     if (!path.isEmpty()) openImage(path);
 }
 
-void MainWindow::dragEnterEvent(QDragEnterEvent *event) {
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls()) event->acceptProposedAction();
 }
 
-void MainWindow::dropEvent(QDropEvent *event) {
-    for (const QUrl &url : event->mimeData()->urls())
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
         if (url.isLocalFile()) {
             openImage(url.toLocalFile());
             break;  // the first version shows one image at a time
         }
 }
 
-void MainWindow::showError(const QString &message) {
+void MainWindow::showError(const QString& message) {
     resultLabel_->setText(message);
     statusBar()->showMessage(message, 10000);
     Q_EMIT errorShown(message);

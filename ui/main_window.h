@@ -13,29 +13,29 @@ class QLabel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(const QString &model, const QString &device = "auto", QWidget *parent = nullptr);
+    explicit MainWindow(const QString& model, const QString& device = "auto", QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    PredictionView *predictionView() const { return view_; }
+    PredictionView* predictionView() const { return view_; }
 
 public Q_SLOTS:
-    void openImage(const QString &path);
+    void openImage(const QString& path);
     void openImageDialog();
 
 Q_SIGNALS:
     void predictionShown(int detections);
-    void errorShown(const QString &message);
+    void errorShown(const QString& message);
 
 protected:
-    void dragEnterEvent(QDragEnterEvent *event) override;
-    void dropEvent(QDropEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
-    void showError(const QString &message);
+    void showError(const QString& message);
 
     QThread workerThread_;
-    PredictWorker *worker_ = nullptr;
-    PredictionView *view_ = nullptr;
-    QLabel *modelLabel_ = nullptr;
-    QLabel *resultLabel_ = nullptr;
+    PredictWorker* worker_ = nullptr;
+    PredictionView* view_ = nullptr;
+    QLabel* modelLabel_ = nullptr;
+    QLabel* resultLabel_ = nullptr;
 };

@@ -2,24 +2,25 @@
 
 #include <QImageReader>
 
-PredictWorker::PredictWorker(QObject *parent) : QObject(parent) {}
+PredictWorker::PredictWorker(QObject* parent) : QObject(parent) {}
 PredictWorker::~PredictWorker() = default;
 
-void PredictWorker::loadModel(const QString &nameOrPath, const QString &device) {
+void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) {
     try {
-        model_ = std::make_unique<libreyolo::Model>(libreyolo::Model::load(nameOrPath.toStdString(), device.toStdString()));
+        model_ =
+            std::make_unique<libreyolo::Model>(libreyolo::Model::load(nameOrPath.toStdString(), device.toStdString()));
         const libreyolo::ModelInfo info = model_->info();
         QString description = QString("%1-%2 · %3 · %4")
                                   .arg(QString::fromStdString(info.family), QString::fromStdString(info.size),
                                        QString::fromStdString(info.device), QString::fromStdString(info.source));
         if (!info.pretrained) description += tr(" (random weights: detections are meaningless)");
         Q_EMIT modelLoaded(description);
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
         Q_EMIT failed(tr("Cannot load model %1: %2").arg(nameOrPath, QString::fromUtf8(e.what())));
     }
 }
 
-void PredictWorker::predictFile(const QString &path) {
+void PredictWorker::predictFile(const QString& path) {
     if (!model_) {
         Q_EMIT failed(tr("No model is loaded"));
         return;
@@ -37,7 +38,7 @@ void PredictWorker::predictFile(const QString &path) {
         std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view});
         results.front().path = path.toStdString();
         Q_EMIT predicted(image, results.front());
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
         Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path, QString::fromUtf8(e.what())));
     }
 }

@@ -13,17 +13,17 @@ Q_DECLARE_METATYPE(libreyolo::Result)
 class PredictWorker : public QObject {
     Q_OBJECT
 public:
-    explicit PredictWorker(QObject *parent = nullptr);
+    explicit PredictWorker(QObject* parent = nullptr);
     ~PredictWorker() override;
 
 public Q_SLOTS:
-    void loadModel(const QString &nameOrPath, const QString &device);
-    void predictFile(const QString &path);
+    void loadModel(const QString& nameOrPath, const QString& device);
+    void predictFile(const QString& path);
 
 Q_SIGNALS:
-    void modelLoaded(const QString &description);
-    void predicted(const QImage &image, const libreyolo::Result &result);
-    void failed(const QString &message);
+    void modelLoaded(const QString& description);
+    void predicted(const QImage& image, const libreyolo::Result& result);
+    void failed(const QString& message);
 
 private:
     std::unique_ptr<libreyolo::Model> model_;

@@ -8,13 +8,13 @@
 class PredictionView : public QWidget {
     Q_OBJECT
 public:
-    explicit PredictionView(QWidget *parent = nullptr);
-    void setPrediction(const QImage &image, const libreyolo::Result &result);
-    const libreyolo::Result &result() const { return result_; }
+    explicit PredictionView(QWidget* parent = nullptr);
+    void setPrediction(const QImage& image, const libreyolo::Result& result);
+    const libreyolo::Result& result() const { return result_; }
     QSize sizeHint() const override { return {800, 560}; }
 
 protected:
-    void paintEvent(QPaintEvent *event) override;
+    void paintEvent(QPaintEvent* event) override;
 
 private:
     QImage image_;

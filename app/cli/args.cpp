@@ -88,8 +88,8 @@ Arguments parse_arguments(const std::vector<std::string>& argv, const std::set<s
                 args.positional.push_back(token);
                 continue;
             }
-            throw InvalidArgument("argument '" + token + "' is not key=value" +
-                                  suggestion_for(token, known_keys, "") + "; keys: " + known_list(known_keys, ""));
+            throw InvalidArgument("argument '" + token + "' is not key=value" + suggestion_for(token, known_keys, "") +
+                                  "; keys: " + known_list(known_keys, ""));
         }
         const std::string key = token.substr(0, eq);
         const std::string value = token.substr(eq + 1);

@@ -121,10 +121,10 @@ int run_predict(const std::vector<std::string>& argv) {
         std::cout << kPredictHelp;
         return 0;
     }
-    const Arguments args = parse_arguments(
-        argv, {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device", "vid_stride", "save", "project",
-               "name", "exist_ok"},
-        {"json"});
+    const Arguments args = parse_arguments(argv,
+                                           {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
+                                            "vid_stride", "save", "project", "name", "exist_ok"},
+                                           {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
     o.iou = args.get_float("iou", o.iou);
@@ -167,8 +167,8 @@ int run_predict(const std::vector<std::string>& argv) {
         std::cout << line.str() << "\n";
         for (const auto& d : r.boxes) {
             char box[200];
-            std::snprintf(box, sizeof box, "  %-14s %.3f  [%.1f, %.1f, %.1f, %.1f]\n", r.class_name(d.cls).c_str(), d.conf,
-                          d.x1, d.y1, d.x2, d.y2);
+            std::snprintf(box, sizeof box, "  %-14s %.3f  [%.1f, %.1f, %.1f, %.1f]\n", r.class_name(d.cls).c_str(),
+                          d.conf, d.x1, d.y1, d.x2, d.y2);
             std::cout << box;
         }
         std::cout.flush();
@@ -179,9 +179,10 @@ int run_predict(const std::vector<std::string>& argv) {
         std::cout << to_json(results) << "\n";
     } else if (!results.empty()) {
         const double n = static_cast<double>(results.size());
-        std::printf("Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image at imgsz %d (batch %d, %s)\n",
-                    total.preprocess_ms / n, total.inference_ms / n, total.postprocess_ms / n, imgsz, o.batch,
-                    info.device.c_str());
+        std::printf(
+            "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image at imgsz %d (batch %d, %s)\n",
+            total.preprocess_ms / n, total.inference_ms / n, total.postprocess_ms / n, imgsz, o.batch,
+            info.device.c_str());
     }
     if (!saved_dir.empty()) std::cerr << "Results saved to " << saved_dir << "\n";
     if (results.empty()) {
@@ -220,7 +221,8 @@ int run_info(const std::vector<std::string>& argv) {
     std::printf("GFLOPs      %.1f (imgsz %d)\n", gflops, imgsz);
     std::printf("imgsz       %d\n", info.imgsz);
     std::printf("device      %s\n", info.device.c_str());
-    std::printf("cuda graph  %s\n", traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
+    std::printf("cuda graph  %s\n",
+                traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
     return 0;
 }
 
@@ -230,9 +232,11 @@ int run_convert(const std::vector<std::string>& argv) {
         return 0;
     }
     const Arguments args = parse_arguments(argv, {}, {}, 2);
-    if (args.positional.empty()) throw InvalidArgument("convert: name the input checkpoint (libreyolo convert IN.pt [OUT.safetensors])");
+    if (args.positional.empty())
+        throw InvalidArgument("convert: name the input checkpoint (libreyolo convert IN.pt [OUT.safetensors])");
     const fs::path in = args.positional[0];
-    const fs::path out = args.positional.size() > 1 ? fs::path(args.positional[1]) : fs::path(in).replace_extension(".safetensors");
+    const fs::path out =
+        args.positional.size() > 1 ? fs::path(args.positional[1]) : fs::path(in).replace_extension(".safetensors");
     std::error_code ec;
     if (!fs::exists(in, ec)) throw FileNotFound("convert: '" + in.string() + "': no such file");
     if (out.extension() != ".safetensors")
@@ -258,7 +262,8 @@ int run_convert(const std::vector<std::string>& argv) {
 int run_version(const std::vector<std::string>& argv) {
     parse_arguments(argv, {}, {});
     std::printf("libreyolo %s\nlibtorch  %s\ncuda      %s (%s)\n", version().c_str(), torch_version().c_str(),
-                cuda_version().c_str(), cuda_available() ? std::to_string(cuda_device_count()).append(" device(s)").c_str() : "no device");
+                cuda_version().c_str(),
+                cuda_available() ? std::to_string(cuda_device_count()).append(" device(s)").c_str() : "no device");
     return 0;
 }
 

@@ -11,7 +11,7 @@
 #include "libreyolo/model.h"
 #include "main_window.h"
 
-int main(int argc, char *argv[]) {
+int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("LibreYOLO");
     QCoreApplication::setApplicationName("LibreYOLO Studio");
@@ -21,10 +21,14 @@ int main(int argc, char *argv[]) {
 
     QCommandLineParser parser;
     parser.addHelpOption();
-    QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model", QString::fromStdString(libreyolo::default_model()));
-    QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device", "auto");
-    QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path", LIBREYOLO_SAMPLE_IMAGE);
-    QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."), "png");
+    QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model",
+                             QString::fromStdString(libreyolo::default_model()));
+    QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device",
+                              "auto");
+    QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path",
+                             LIBREYOLO_SAMPLE_IMAGE);
+    QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
+                                  "png");
     parser.addOptions({model, device, image, screenshot});
     parser.process(app);
 
@@ -38,8 +42,9 @@ int main(int argc, char *argv[]) {
             window.grab().save(target);
             QCoreApplication::exit(0);
         };
-        QObject::connect(&window, &MainWindow::predictionShown, &window, [grab](int) { QTimer::singleShot(200, grab); });
-        QObject::connect(&window, &MainWindow::errorShown, &window, [](const QString &) { QCoreApplication::exit(1); });
+        QObject::connect(&window, &MainWindow::predictionShown, &window,
+                         [grab](int) { QTimer::singleShot(200, grab); });
+        QObject::connect(&window, &MainWindow::errorShown, &window, [](const QString&) { QCoreApplication::exit(1); });
     }
     return app.exec();
 }

@@ -66,8 +66,8 @@ private Q_SLOTS:
     }
 
     void predictJsonAndSave() {
-        const Run r = run_cli({"predict", "model=" + kWeights, "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=320", "save=true",
-                               "project=" + dir_.filePath("runs"), "name=cli", "--json"});
+        const Run r = run_cli({"predict", "model=" + kWeights, "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=320",
+                               "save=true", "project=" + dir_.filePath("runs"), "name=cli", "--json"});
         QCOMPARE(r.code, 0);
         const auto j = nlohmann::json::parse(r.out.toStdString());
         QCOMPARE(j.size(), std::size_t(1));
@@ -99,8 +99,8 @@ private Q_SLOTS:
         QTest::newRow("unknown size") << QStringList{"info", "model=yolo9-x"} << 1 << "unknown size 'x'";
         QTest::newRow("typo model") << QStringList{"info", "model=yolp9-t"} << 1 << "did you mean 'yolo9-t'";
         QTest::newRow("missing source") << QStringList{"predict", "source=/no/such.jpg"} << 1 << "/no/such.jpg";
-        QTest::newRow("unsupported ext") << QStringList{"predict", "source=" LIBREYOLO_SOURCE_DIR "/CMakeLists.txt"} << 1
-                                         << "unsupported file type '.txt'";
+        QTest::newRow("unsupported ext") << QStringList{"predict", "source=" LIBREYOLO_SOURCE_DIR "/CMakeLists.txt"}
+                                         << 1 << "unsupported file type '.txt'";
         QTest::newRow("typo command") << QStringList{"predcit"} << 2 << "did you mean 'predict'";
         QTest::newRow("convert without input") << QStringList{"convert"} << 2 << "name the input checkpoint";
     }

@@ -26,7 +26,9 @@ namespace {
 
 const std::string kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
 
-void write_bytes(const fs::path& p, const std::string& bytes) { std::ofstream(p, std::ios::binary) << bytes; }
+void write_bytes(const fs::path& p, const std::string& bytes) {
+    std::ofstream(p, std::ios::binary) << bytes;
+}
 
 // Collects warnings while alive.
 struct WarningCapture {
@@ -101,14 +103,15 @@ private Q_SLOTS:
         QCOMPARE(g.new_w, 640);
         QCOMPARE(g.new_h, 360);
         const cv::Mat canvas = predict::letterbox(cv::Mat(100, 50, CV_8UC3, cv::Scalar(1, 2, 3)), 64, 64);
-        QCOMPARE(canvas.at<cv::Vec3b>(0, 0), cv::Vec3b(1, 2, 3));     // image in the top-left corner
+        QCOMPARE(canvas.at<cv::Vec3b>(0, 0), cv::Vec3b(1, 2, 3));          // image in the top-left corner
         QCOMPARE(canvas.at<cv::Vec3b>(63, 63), cv::Vec3b(114, 114, 114));  // pad bottom-right
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, predict::letterbox_geometry(0, 10, 64, 64));
     }
 
     void nmsIsClassAwareAndScoreOrdered() {
-        const torch::Tensor boxes = torch::tensor({0.f, 0.f, 10.f, 10.f, 1.f, 1.f, 11.f, 11.f, 0.f, 0.f, 10.f, 10.f,
-                                                   50.f, 50.f, 60.f, 60.f}).view({4, 4});
+        const torch::Tensor boxes =
+            torch::tensor({0.f, 0.f, 10.f, 10.f, 1.f, 1.f, 11.f, 11.f, 0.f, 0.f, 10.f, 10.f, 50.f, 50.f, 60.f, 60.f})
+                .view({4, 4});
         const torch::Tensor scores = torch::tensor({0.5f, 0.9f, 0.8f, 0.3f});
         const torch::Tensor classes = torch::tensor({0, 0, 1, 0});
         const torch::Tensor keep = predict::nms_keep(boxes, scores, classes, 0.45);
@@ -129,10 +132,12 @@ private Q_SLOTS:
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].path.filename().string(), std::string("a.PNG"));
         QCOMPARE(predict::expand_source((folder / "b*").string()).size(), std::size_t(1));
-        QVERIFY(error_of([&] { predict::expand_source((folder / "z*.png").string()); }).find("no images or videos match") !=
-                std::string::npos);
-        QVERIFY(error_of([&] { predict::expand_source((folder / "notes.txt").string()); }).find("unsupported file type '.txt'") !=
-                std::string::npos);
+        QVERIFY(error_of([&] {
+                    predict::expand_source((folder / "z*.png").string());
+                }).find("no images or videos match") != std::string::npos);
+        QVERIFY(error_of([&] {
+                    predict::expand_source((folder / "notes.txt").string());
+                }).find("unsupported file type '.txt'") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(FileNotFound, predict::expand_source((root() / "missing.jpg").string()));
         fs::create_directories(root() / "empty");
         QVERIFY_THROWS_EXCEPTION(FileNotFound, predict::expand_source((root() / "empty").string()));
@@ -232,7 +237,8 @@ private Q_SLOTS:
     void unreadableVideoIsAClearError() {
         write_bytes(root() / "broken.mp4", "definitely not a video");
         const std::string e = error_of([&] { model_.predict((root() / "broken.mp4").string(), small()); });
-        QVERIFY2(e.find("broken.mp4") != std::string::npos && e.find("cannot open as a video") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("broken.mp4") != std::string::npos && e.find("cannot open as a video") != std::string::npos,
+                 e.c_str());
     }
 
     void badOptionsAndSourcesAreRejected() {
@@ -241,8 +247,10 @@ private Q_SLOTS:
         QVERIFY(error_of([&] { model_.predict(LIBREYOLO_SAMPLE_IMAGE, o); }).find("conf") != std::string::npos);
         o = small();
         o.imgsz = 100;
-        QVERIFY(error_of([&] { model_.predict(LIBREYOLO_SAMPLE_IMAGE, o); }).find("multiple of 32") != std::string::npos);
-        QVERIFY(error_of([&] { model_.predict((root() / "nope.png").string(), small()); }).find("nope.png") != std::string::npos);
+        QVERIFY(error_of([&] { model_.predict(LIBREYOLO_SAMPLE_IMAGE, o); }).find("multiple of 32") !=
+                std::string::npos);
+        QVERIFY(error_of([&] { model_.predict((root() / "nope.png").string(), small()); }).find("nope.png") !=
+                std::string::npos);
     }
 
     void callbackCanStopEarly() {

@@ -30,12 +30,11 @@ class TestSafetensors : public QObject {
 private Q_SLOTS:
     void roundTripsTensorsAndMetadata() {
         const std::string path = dir_.filePath("a.safetensors").toStdString();
-        std::map<std::string, torch::Tensor> tensors = {
-            {"w", torch::randn({3, 4})},
-            {"h", torch::randn({5}).to(torch::kFloat16)},
-            {"n", torch::tensor(int64_t(7))},
-            {"b", torch::tensor({1, 0, 1}).to(torch::kBool)},
-            {"empty", torch::empty({0, 3})}};
+        std::map<std::string, torch::Tensor> tensors = {{"w", torch::randn({3, 4})},
+                                                        {"h", torch::randn({5}).to(torch::kFloat16)},
+                                                        {"n", torch::tensor(int64_t(7))},
+                                                        {"b", torch::tensor({1, 0, 1}).to(torch::kBool)},
+                                                        {"empty", torch::empty({0, 3})}};
         io::write_safetensors(path, tensors, {{"nc", "80"}, {"names", "{\"0\": \"a\"}"}});
         const io::TensorFile f = io::read_safetensors(path);
         QCOMPARE(f.tensors.size(), tensors.size());
@@ -73,18 +72,22 @@ private Q_SLOTS:
         row("truncated data", file_with_header(ok_entry, "1234"), "outside");
         row("bad dtype", file_with_header(R"({"t":{"dtype":"F31","shape":[2],"data_offsets":[0,8]}})", "12345678"),
             "unsupported dtype 'F31'");
-        row("negative shape", file_with_header(R"({"t":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", "12345678"),
-            "negative");
+        row("negative shape",
+            file_with_header(R"({"t":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", "12345678"), "negative");
         row("size mismatch", file_with_header(R"({"t":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", "12345678"),
             "do not hold");
-        row("reversed offsets", file_with_header(R"({"t":{"dtype":"U8","shape":[0],"data_offsets":[8,0]}})", "12345678"),
-            "outside");
-        row("overlap", file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
-                                        R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", "12345678"),
+        row("reversed offsets",
+            file_with_header(R"({"t":{"dtype":"U8","shape":[0],"data_offsets":[8,0]}})", "12345678"), "outside");
+        row("overlap",
+            file_with_header(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                             R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                             "12345678"),
             "share bytes");
         row("missing fields", file_with_header(R"({"t":{"dtype":"F32"}})", ""), "lacks");
         row("metadata not strings", file_with_header(R"({"__metadata__":{"nc":80}})", ""), "not a string");
-        row("giant shape", file_with_header(R"({"t":{"dtype":"F32","shape":[1099511627776,1099511627776],"data_offsets":[0,8]}})", "12345678"),
+        row("giant shape",
+            file_with_header(R"({"t":{"dtype":"F32","shape":[1099511627776,1099511627776],"data_offsets":[0,8]}})",
+                             "12345678"),
             "implausibly large");
     }
     void rejectsBrokenFiles() {

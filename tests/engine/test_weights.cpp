@@ -26,8 +26,9 @@ class TestWeights : public QObject {
     std::string path(const char* name) { return dir_.filePath(name).toStdString(); }
 
     // Writes the parity weights with edit applied to tensors and metadata.
-    std::string edited(const char* name,
-                       const std::function<void(std::map<std::string, torch::Tensor>&, std::map<std::string, std::string>&)>& edit) {
+    std::string edited(
+        const char* name,
+        const std::function<void(std::map<std::string, torch::Tensor>&, std::map<std::string, std::string>&)>& edit) {
         io::TensorFile f = io::read_safetensors(kParityWeights);
         edit(f.tensors, f.metadata);
         io::write_safetensors(path(name), f.tensors, f.metadata);
@@ -56,7 +57,8 @@ private Q_SLOTS:
         QCOMPARE(b.info().nc, 3);
         QCOMPARE(b.info().names, a.info().names);
         const auto meta = io::read_safetensors(path("three.safetensors")).metadata;
-        for (const char* field : {"schema_version", "libreyolo_version", "model_family", "size", "task", "nc", "names", "imgsz"})
+        for (const char* field :
+             {"schema_version", "libreyolo_version", "model_family", "size", "task", "nc", "names", "imgsz"})
             QVERIFY2(meta.count(field), field);
         torch::NoGradGuard g;
         const torch::Tensor x = torch::rand({1, 3, 128, 128});
@@ -122,7 +124,8 @@ private Q_SLOTS:
         pt.close();
         QVERIFY(error_of([&] { Model::load(path("model.pt"), "cpu"); }).find("libreyolo convert") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(FileNotFound, Model::load(path("absent.safetensors"), "cpu"));
-        QVERIFY(error_of([&] { Model::load("yolo9-tt.safetensors", "cpu"); }).find("no such file") != std::string::npos);
+        QVERIFY(error_of([&] { Model::load("yolo9-tt.safetensors", "cpu"); }).find("no such file") !=
+                std::string::npos);
         QVERIFY_THROWS_EXCEPTION(UnknownModel, Model::load("yolo9-q", "cpu"));
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, Model::create("yolo9-t", 0, "cpu"));
     }

@@ -34,11 +34,11 @@ private Q_SLOTS:
         std::size_t batches_tracked = 0;
         for (const auto& [k, v] : sd) batches_tracked += k.ends_with("num_batches_tracked");
         QCOMPARE(batches_tracked, std::size_t(221));
-        for (const char* key : {"backbone.conv0.conv.weight", "backbone.conv0.bn.running_var",
-                                "backbone.elan1.cv4.conv.weight", "backbone.elan2.cv2.0.m.2.cv1.conv1.conv.weight",
-                                "backbone.down2.cv.conv.weight", "backbone.spp.cv5.bn.bias",
-                                "neck.elan_down2.cv3.1.conv.weight", "neck.down1.cv.bn.weight",
-                                "head.cv2.0.2.weight", "head.cv2.2.1.conv.weight", "head.cv3.1.2.bias"})
+        for (const char* key :
+             {"backbone.conv0.conv.weight", "backbone.conv0.bn.running_var", "backbone.elan1.cv4.conv.weight",
+              "backbone.elan2.cv2.0.m.2.cv1.conv1.conv.weight", "backbone.down2.cv.conv.weight",
+              "backbone.spp.cv5.bn.bias", "neck.elan_down2.cv3.1.conv.weight", "neck.down1.cv.bn.weight",
+              "head.cv2.0.2.weight", "head.cv2.2.1.conv.weight", "head.cv3.1.2.bias"})
             QVERIFY2(sd.count(key), key);
         QCOMPARE(sd.at("head.cv2.0.1.conv.weight").sizes().vec(), (std::vector<int64_t>{64, 16, 3, 3}));  // groups 4
         QCOMPARE(sd.at("head.cv3.0.0.conv.weight").size(0), int64_t(80));  // max(64, min(nc, 100))

@@ -57,8 +57,10 @@ void compare(const std::vector<Detection>& got_in, const std::vector<Detection>&
         const QString where = QString("box %1").arg(i);
         QVERIFY2(g.cls == w.cls, qPrintable(where + QString(" class %1 vs %2").arg(g.cls).arg(w.cls)));
         for (auto [a, b] : {std::pair{g.x1, w.x1}, {g.y1, w.y1}, {g.x2, w.x2}, {g.y2, w.y2}})
-            QVERIFY2(std::abs(a - b) <= tol * std::max(1.0f, std::abs(b)), qPrintable(where + QString(" %1 vs %2").arg(a).arg(b)));
-        QVERIFY2(std::abs(g.conf - w.conf) <= tol, qPrintable(where + QString(" conf %1 vs %2").arg(g.conf).arg(w.conf)));
+            QVERIFY2(std::abs(a - b) <= tol * std::max(1.0f, std::abs(b)),
+                     qPrintable(where + QString(" %1 vs %2").arg(a).arg(b)));
+        QVERIFY2(std::abs(g.conf - w.conf) <= tol,
+                 qPrintable(where + QString(" conf %1 vs %2").arg(g.conf).arg(w.conf)));
     }
 }
 

@@ -23,7 +23,8 @@ private Q_SLOTS:
 
     void autoPicksTheGpu() {
         QCOMPARE(resolve_device(parse_device("auto")).str(), std::string("cuda:0"));
-        QVERIFY_THROWS_EXCEPTION(DeviceError, resolve_device(parse_device("cuda:" + std::to_string(cuda_device_count()))));
+        QVERIFY_THROWS_EXCEPTION(DeviceError,
+                                 resolve_device(parse_device("cuda:" + std::to_string(cuda_device_count()))));
     }
 
     void forwardMatchesTheCpu() {
@@ -56,7 +57,8 @@ private Q_SLOTS:
         QCOMPARE(b.size(), std::size_t(2));
         QVERIFY(!a[0].boxes.empty());
         const double ratio = static_cast<double>(b[0].boxes.size()) / a[0].boxes.size();
-        QVERIFY2(ratio > 0.99 && ratio < 1.01, qPrintable(QString("%1 vs %2").arg(b[0].boxes.size()).arg(a[0].boxes.size())));
+        QVERIFY2(ratio > 0.99 && ratio < 1.01,
+                 qPrintable(QString("%1 vs %2").arg(b[0].boxes.size()).arg(a[0].boxes.size())));
         QVERIFY(b[0].speed.inference_ms > 0);
     }
 };

@@ -19,8 +19,8 @@ struct ModelInfo {
     std::vector<std::string> names;
     int imgsz = 640;
     std::int64_t parameters = 0;
-    std::string device;    // "cpu", "cuda:0"
-    std::string source;    // the weights file, or "random init" for a bare architecture
+    std::string device;       // "cpu", "cuda:0"
+    std::string source;       // the weights file, or "random init" for a bare architecture
     bool pretrained = false;  // false for a random-init architecture
 };
 
@@ -43,8 +43,7 @@ public:
     // device: "auto", "cpu", "cuda", "cuda:N".
     static Model load(const std::string& name_or_path, const std::string& device = "auto");
     // A random-init architecture with nc classes.
-    static Model create(const std::string& model_name, int nc = 80,
-                        const std::string& device = "auto");
+    static Model create(const std::string& model_name, int nc = 80, const std::string& device = "auto");
 
     Model(Model&&) noexcept;
     Model& operator=(Model&&) noexcept;
@@ -59,8 +58,7 @@ public:
     // return false to stop early.
     std::vector<Result> predict(const std::string& source, const PredictOptions& options = {},
                                 const std::function<bool(const Result&)>& on_result = {});
-    std::vector<Result> predict(const std::vector<ImageView>& images,
-                                const PredictOptions& options = {});
+    std::vector<Result> predict(const std::vector<ImageView>& images, const PredictOptions& options = {});
 
     // Writes the weights and checkpoint fields as safetensors (atomically: temp file, rename).
     void save(const std::string& path) const;

@@ -26,9 +26,12 @@ std::string lower(std::string_view text) {
 
 std::string DeviceSpec::str() const {
     switch (kind) {
-        case Kind::Auto: return "auto";
-        case Kind::Cpu: return "cpu";
-        case Kind::Cuda: return "cuda:" + std::to_string(index);
+        case Kind::Auto:
+            return "auto";
+        case Kind::Cpu:
+            return "cpu";
+        case Kind::Cuda:
+            return "cuda:" + std::to_string(index);
     }
     return "?";
 }
@@ -42,16 +45,20 @@ DeviceSpec parse_device(std::string_view text) {
     if (s.rfind("cuda:", 0) == 0 && parse_index(std::string_view(s).substr(5), index))
         return {DeviceSpec::Kind::Cuda, index};
     if (parse_index(s, index)) return {DeviceSpec::Kind::Cuda, index};
-    throw InvalidArgument("device: '" + std::string(text) +
-                          "' is not a device (use auto, cpu, cuda, cuda:N or N)");
+    throw InvalidArgument("device: '" + std::string(text) + "' is not a device (use auto, cpu, cuda, cuda:N or N)");
 }
 
-bool cuda_available() { return torch::cuda::is_available(); }
-int cuda_device_count() { return static_cast<int>(torch::cuda::device_count()); }
+bool cuda_available() {
+    return torch::cuda::is_available();
+}
+int cuda_device_count() {
+    return static_cast<int>(torch::cuda::device_count());
+}
 
 DeviceSpec resolve_device(const DeviceSpec& spec) {
     switch (spec.kind) {
-        case DeviceSpec::Kind::Cpu: return spec;
+        case DeviceSpec::Kind::Cpu:
+            return spec;
         case DeviceSpec::Kind::Auto:
             if (cuda_available()) return {DeviceSpec::Kind::Cuda, 0};
             log_info("device", "no usable CUDA device: running on the CPU");
@@ -63,8 +70,8 @@ DeviceSpec resolve_device(const DeviceSpec& spec) {
                                   " requested but no usable CUDA device was found "
                                   "(use device=cpu)");
             if (spec.index >= count)
-                throw DeviceError("device: " + spec.str() + " requested but only " +
-                                  std::to_string(count) + " CUDA device(s) exist");
+                throw DeviceError("device: " + spec.str() + " requested but only " + std::to_string(count) +
+                                  " CUDA device(s) exist");
             return spec;
         }
     }

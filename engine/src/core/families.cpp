@@ -34,8 +34,7 @@ struct FamilyAlias {
     const char* prefix;
     const char* family;
 };
-constexpr FamilyAlias kAliases[] = {
-    {"libreyolo9", "yolo9"}, {"yolov9", "yolo9"}, {"yolo9", "yolo9"}};
+constexpr FamilyAlias kAliases[] = {{"libreyolo9", "yolo9"}, {"yolov9", "yolo9"}, {"yolo9", "yolo9"}};
 
 }  // namespace
 
@@ -46,7 +45,9 @@ bool FamilyTraits::supports_cuda_graph_training(std::string_view task) const {
     return cuda_graph_training_tasks.count(std::string(task)) != 0;
 }
 
-std::string ModelName::canonical() const { return family + "-" + size; }
+std::string ModelName::canonical() const {
+    return family + "-" + size;
+}
 
 const std::vector<FamilyTraits>& registered_families() {
     static const std::vector<FamilyTraits> families = {
@@ -104,8 +105,8 @@ ModelName parse_model_name(std::string_view text) {
             return ModelName{traits.family, size, traits.tasks.front()};
         std::string sizes;
         for (const auto& z : traits.sizes) sizes += (sizes.empty() ? "" : ", ") + z;
-        throw UnknownModel("unknown size '" + size + "' for model family " + traits.family +
-                           " in '" + std::string(text) + "' (sizes: " + sizes + ")");
+        throw UnknownModel("unknown size '" + size + "' for model family " + traits.family + " in '" +
+                           std::string(text) + "' (sizes: " + sizes + ")");
     }
     std::string message = "unknown model '" + std::string(text) + "'";
     const std::string suggestion = closest_match(text, known_model_names());

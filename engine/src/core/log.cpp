@@ -24,10 +24,14 @@ std::atomic<int>& min_level() {
 
 const char* to_string(LogLevel level) {
     switch (level) {
-        case LogLevel::Debug: return "debug";
-        case LogLevel::Info: return "info";
-        case LogLevel::Warning: return "warning";
-        case LogLevel::Error: return "error";
+        case LogLevel::Debug:
+            return "debug";
+        case LogLevel::Info:
+            return "info";
+        case LogLevel::Warning:
+            return "warning";
+        case LogLevel::Error:
+            return "error";
     }
     return "?";
 }
@@ -37,8 +41,12 @@ void set_log_callback(LogCallback cb) {
     sink() = std::move(cb);
 }
 
-void set_log_level(LogLevel level) { min_level() = static_cast<int>(level); }
-LogLevel log_level() { return static_cast<LogLevel>(min_level().load()); }
+void set_log_level(LogLevel level) {
+    min_level() = static_cast<int>(level);
+}
+LogLevel log_level() {
+    return static_cast<LogLevel>(min_level().load());
+}
 
 void log(LogLevel level, std::string_view source, std::string_view message) {
     if (static_cast<int>(level) < min_level().load()) return;

@@ -14,10 +14,8 @@ std::string to_json(const std::vector<Result>& results) {
     for (const auto& r : results) {
         nlohmann::json boxes = nlohmann::json::array();
         for (const auto& d : r.boxes)
-            boxes.push_back({{"xyxy", {d.x1, d.y1, d.x2, d.y2}},
-                             {"conf", d.conf},
-                             {"cls", d.cls},
-                             {"name", r.class_name(d.cls)}});
+            boxes.push_back(
+                {{"xyxy", {d.x1, d.y1, d.x2, d.y2}}, {"conf", d.conf}, {"cls", d.cls}, {"name", r.class_name(d.cls)}});
         nlohmann::json item = {{"path", r.path},
                                {"shape", {r.orig_h, r.orig_w}},
                                {"speed",

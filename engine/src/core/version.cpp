@@ -4,7 +4,9 @@
 
 namespace libreyolo {
 
-std::string version() { return LIBREYOLO_VERSION_STRING; }
+std::string version() {
+    return LIBREYOLO_VERSION_STRING;
+}
 
 std::string torch_version() {
     return std::to_string(TORCH_VERSION_MAJOR) + "." + std::to_string(TORCH_VERSION_MINOR) + "." +

@@ -47,12 +47,16 @@ double iou(const cv::Rect2d& a, const cv::Rect2d& b) {
     return inter / (a.area() + b.area() - inter);
 }
 
-double luminance(const cv::Scalar& c) { return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2]; }
+double luminance(const cv::Scalar& c) {
+    return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2];
+}
 
 void paint_background(cv::Mat& img, Random& rng) {
     const cv::Scalar a = rng.colour(), b = rng.colour();
     switch (rng.integer(0, 3)) {
-        case 0: img.setTo(a); break;
+        case 0:
+            img.setTo(a);
+            break;
         case 1:  // vertical gradient
             for (int y = 0; y < img.rows; ++y) {
                 const double t = static_cast<double>(y) / std::max(1, img.rows - 1);
@@ -78,12 +82,20 @@ void paint_background(cv::Mat& img, Random& rng) {
 std::vector<cv::Point> polygon(Shape shape, cv::Point2d c, double r, double angle) {
     std::vector<cv::Point2d> unit;
     auto regular = [&](int k, double start) {
-        for (int i = 0; i < k; ++i) unit.push_back({std::cos(start + i * 2 * std::numbers::pi / k), std::sin(start + i * 2 * std::numbers::pi / k)});
+        for (int i = 0; i < k; ++i)
+            unit.push_back(
+                {std::cos(start + i * 2 * std::numbers::pi / k), std::sin(start + i * 2 * std::numbers::pi / k)});
     };
     switch (shape) {
-        case Square: regular(4, std::numbers::pi / 4); break;
-        case Triangle: regular(3, -std::numbers::pi / 2); break;
-        case Hexagon: regular(6, 0); break;
+        case Square:
+            regular(4, std::numbers::pi / 4);
+            break;
+        case Triangle:
+            regular(3, -std::numbers::pi / 2);
+            break;
+        case Hexagon:
+            regular(6, 0);
+            break;
         case Star:
             for (int i = 0; i < 10; ++i) {
                 const double rr = i % 2 ? 0.45 : 1.0, a = -std::numbers::pi / 2 + i * std::numbers::pi / 5;
@@ -92,10 +104,12 @@ std::vector<cv::Point> polygon(Shape shape, cv::Point2d c, double r, double angl
             break;
         case Cross: {
             const double w = 0.33;
-            unit = {{-w, -1}, {w, -1}, {w, -w}, {1, -w}, {1, w}, {w, w}, {w, 1}, {-w, 1}, {-w, w}, {-1, w}, {-1, -w}, {-w, -w}};
+            unit = {{-w, -1}, {w, -1}, {w, -w}, {1, -w}, {1, w},   {w, w},
+                    {w, 1},   {-w, 1}, {-w, w}, {-1, w}, {-1, -w}, {-w, -w}};
             break;
         }
-        default: break;
+        default:
+            break;
     }
     std::vector<cv::Point> pts;
     const double ca = std::cos(angle), sa = std::sin(angle);
@@ -108,7 +122,8 @@ std::vector<cv::Point> polygon(Shape shape, cv::Point2d c, double r, double angl
 // Draws one shape; returns its tight box in pixels.
 cv::Rect2d draw_shape(cv::Mat& img, Shape shape, cv::Point2d c, double r, Random& rng, const cv::Scalar& background) {
     cv::Scalar fill = rng.colour();
-    for (int tries = 0; tries < 8 && std::abs(luminance(fill) - luminance(background)) < 60; ++tries) fill = rng.colour();
+    for (int tries = 0; tries < 8 && std::abs(luminance(fill) - luminance(background)) < 60; ++tries)
+        fill = rng.colour();
     const double angle = rng.uniform(0, 2 * std::numbers::pi);
     cv::Mat mask = cv::Mat::zeros(img.size(), CV_8U);
     if (shape == Circle) {
@@ -170,7 +185,8 @@ const std::vector<std::string>& synthetic_class_names() {
 
 SynthSummary render_synthetic_dataset(const SynthOptions& o) {
     if (o.out.empty()) throw InvalidArgument("out: name the dataset folder");
-    if (o.n < 2) throw InvalidArgument("n: must be at least 2 (one train and one val image), got " + std::to_string(o.n));
+    if (o.n < 2)
+        throw InvalidArgument("n: must be at least 2 (one train and one val image), got " + std::to_string(o.n));
     if (o.imgsz < 32) throw InvalidArgument("imgsz: must be at least 32, got " + std::to_string(o.imgsz));
     if (!(o.val_fraction > 0 && o.val_fraction < 1)) throw InvalidArgument("val: must be within (0, 1)");
     if (o.max_objects < 1) throw InvalidArgument("max_objects: must be at least 1");
@@ -200,10 +216,10 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
                                   [&](std::ostream& out) { out << labels; });
         summary.objects += static_cast<int>(placed.size());
     }
-    std::string yaml = "# Synthetic shapes: libreyolo synth n=" + std::to_string(o.n) + " imgsz=" + std::to_string(o.imgsz) +
-                       " seed=" + std::to_string(o.seed) + "\npath: " + root.string() +
-                       "\ntrain: images/train\nval: images/val\nnc: " + std::to_string(synthetic_class_names().size()) +
-                       "\nnames:\n";
+    std::string yaml =
+        "# Synthetic shapes: libreyolo synth n=" + std::to_string(o.n) + " imgsz=" + std::to_string(o.imgsz) +
+        " seed=" + std::to_string(o.seed) + "\npath: " + root.string() +
+        "\ntrain: images/train\nval: images/val\nnc: " + std::to_string(synthetic_class_names().size()) + "\nnames:\n";
     for (std::size_t c = 0; c < synthetic_class_names().size(); ++c)
         yaml += "  " + std::to_string(c) + ": " + synthetic_class_names()[c] + "\n";
     summary.data_yaml = (root / "data.yaml").string();

@@ -9,8 +9,7 @@
 
 namespace libreyolo::io {
 
-void write_file_atomically(const std::filesystem::path& path,
-                           const std::function<void(std::ostream&)>& write) {
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
     namespace fs = std::filesystem;
     const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
     std::error_code ec;

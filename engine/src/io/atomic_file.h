@@ -8,7 +8,6 @@
 namespace libreyolo::io {
 
 // Throws libreyolo::Error naming the path (and the OS reason) when writing or renaming fails.
-void write_file_atomically(const std::filesystem::path& path,
-                           const std::function<void(std::ostream&)>& write);
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write);
 
 }  // namespace libreyolo::io

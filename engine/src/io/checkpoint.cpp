@@ -23,8 +23,7 @@ std::string first_names(const std::vector<std::string>& keys, std::size_t shown 
     return out;
 }
 
-int parse_int_field(const std::map<std::string, std::string>& md, const std::string& key,
-                    const std::string& source) {
+int parse_int_field(const std::map<std::string, std::string>& md, const std::string& key, const std::string& source) {
     const std::string& text = md.at(key);
     try {
         std::size_t used = 0;

@@ -20,8 +20,8 @@ struct DtypeInfo {
     std::size_t bytes;
 };
 constexpr DtypeInfo kDtypes[] = {
-    {"F64", torch::kFloat64, 8}, {"F32", torch::kFloat32, 4}, {"F16", torch::kFloat16, 2},
-    {"BF16", torch::kBFloat16, 2}, {"I64", torch::kInt64, 8},  {"I32", torch::kInt32, 4},
+    {"F64", torch::kFloat64, 8},   {"F32", torch::kFloat32, 4}, {"F16", torch::kFloat16, 2},
+    {"BF16", torch::kBFloat16, 2}, {"I64", torch::kInt64, 8},   {"I32", torch::kInt32, 4},
     {"I16", torch::kInt16, 2},     {"I8", torch::kInt8, 1},     {"U8", torch::kUInt8, 1},
     {"BOOL", torch::kBool, 1},
 };
@@ -35,8 +35,8 @@ const DtypeInfo* dtype_by_name(const std::string& name) {
 const DtypeInfo& dtype_by_type(torch::ScalarType type, const std::string& tensor) {
     for (const auto& d : kDtypes)
         if (d.type == type) return d;
-    throw FormatError("safetensors: tensor '" + tensor + "' has dtype " +
-                      std::string(c10::toString(type)) + ", which safetensors cannot store");
+    throw FormatError("safetensors: tensor '" + tensor + "' has dtype " + std::string(c10::toString(type)) +
+                      ", which safetensors cannot store");
 }
 
 [[noreturn]] void fail(const std::string& file, const std::string& what) {
@@ -87,13 +87,15 @@ TensorFile parse_safetensors(const std::string& bytes, const std::string& name) 
         if (dtype == nullptr) fail(name, where + ": unsupported dtype '" + entry["dtype"].get<std::string>() + "'");
 
         const auto& shape_json = entry["shape"];
-        if (!shape_json.is_array() || shape_json.size() > 16) fail(name, where + ": shape is not a list of at most 16 sizes");
+        if (!shape_json.is_array() || shape_json.size() > 16)
+            fail(name, where + ": shape is not a list of at most 16 sizes");
         std::vector<int64_t> shape;
         std::uint64_t numel = 1;
         for (const auto& dim : shape_json) {
             if (!dim.is_number_unsigned()) fail(name, where + ": shape holds a negative or non-integer size");
             const std::uint64_t d = dim.get<std::uint64_t>();
-            if (d > (1ull << 40) || (d != 0 && numel > (1ull << 50) / d)) fail(name, where + ": shape is implausibly large");
+            if (d > (1ull << 40) || (d != 0 && numel > (1ull << 50) / d))
+                fail(name, where + ": shape is implausibly large");
             numel *= d;
             shape.push_back(static_cast<int64_t>(d));
         }
@@ -106,8 +108,8 @@ TensorFile parse_safetensors(const std::string& bytes, const std::string& name) 
             fail(name, where + ": data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) +
                            "] fall outside the " + std::to_string(data_size) + "-byte data section (truncated?)");
         if (end - begin != numel * dtype->bytes)
-            fail(name, where + ": " + std::to_string(end - begin) + " bytes do not hold shape × " +
-                           dtype->name + " (" + std::to_string(numel * dtype->bytes) + " bytes)");
+            fail(name, where + ": " + std::to_string(end - begin) + " bytes do not hold shape × " + dtype->name + " (" +
+                           std::to_string(numel * dtype->bytes) + " bytes)");
         ranges.emplace_back(begin, end);
 
         torch::Tensor t = torch::empty(shape, torch::TensorOptions().dtype(dtype->type));
@@ -129,8 +131,7 @@ TensorFile read_safetensors(const std::filesystem::path& path) {
     return parse_safetensors(bytes, path.string());
 }
 
-void write_safetensors(const std::filesystem::path& path,
-                       const std::map<std::string, torch::Tensor>& tensors,
+void write_safetensors(const std::filesystem::path& path, const std::map<std::string, torch::Tensor>& tensors,
                        const std::map<std::string, std::string>& metadata) {
     nlohmann::json header = nlohmann::json::object();
     if (!metadata.empty()) header["__metadata__"] = metadata;

@@ -21,8 +21,7 @@ TensorFile read_safetensors(const std::filesystem::path& path);
 TensorFile parse_safetensors(const std::string& bytes, const std::string& name);
 
 // Written atomically. Tensors are moved to the CPU and made contiguous first.
-void write_safetensors(const std::filesystem::path& path,
-                       const std::map<std::string, torch::Tensor>& tensors,
+void write_safetensors(const std::filesystem::path& path, const std::map<std::string, torch::Tensor>& tensors,
                        const std::map<std::string, std::string>& metadata = {});
 
 }  // namespace libreyolo::io

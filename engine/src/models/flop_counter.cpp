@@ -5,14 +5,17 @@ namespace {
 thread_local FlopScope* active_scope = nullptr;
 }
 
-FlopScope::FlopScope() : previous_(active_scope) { active_scope = this; }
-FlopScope::~FlopScope() { active_scope = previous_; }
+FlopScope::FlopScope() : previous_(active_scope) {
+    active_scope = this;
+}
+FlopScope::~FlopScope() {
+    active_scope = previous_;
+}
 
 void count_conv_flops(const torch::nn::Conv2d& conv, const torch::Tensor& output) {
     if (active_scope == nullptr) return;
     const double per_output_pixel = static_cast<double>(conv->weight.numel());
-    active_scope->total_ +=
-        2.0 * per_output_pixel * output.size(0) * output.size(2) * output.size(3);
+    active_scope->total_ += 2.0 * per_output_pixel * output.size(0) * output.size(2) * output.size(3);
 }
 
 }  // namespace libreyolo::models

@@ -19,8 +19,8 @@ Detector build_network(const NetworkSpec& spec);
 
 // Family, size, nc and class-tower width from checkpoint fields, falling back on (and checked
 // against) the tensor shapes. Throws UnknownModel / FormatError naming source.
-NetworkSpec infer_network_spec(const std::map<std::string, torch::Tensor>& weights,
-                               const io::CheckpointMeta& meta, const std::string& source);
+NetworkSpec infer_network_spec(const std::map<std::string, torch::Tensor>& weights, const io::CheckpointMeta& meta,
+                               const std::string& source);
 
 std::int64_t count_parameters(const torch::nn::Module& module);
 

@@ -8,8 +8,8 @@ namespace libreyolo::predict {
 namespace {
 
 // Ultralytics' palette (BGR here), so plots look familiar to its users.
-const cv::Scalar kPalette[] = {{56, 56, 255},  {151, 157, 255}, {31, 112, 255}, {29, 178, 255}, {49, 210, 207},
-                               {10, 249, 72},  {23, 204, 146},  {134, 219, 61}, {52, 147, 26},  {187, 212, 0},
+const cv::Scalar kPalette[] = {{56, 56, 255},  {151, 157, 255}, {31, 112, 255}, {29, 178, 255},  {49, 210, 207},
+                               {10, 249, 72},  {23, 204, 146},  {134, 219, 61}, {52, 147, 26},   {187, 212, 0},
                                {168, 153, 44}, {255, 194, 0},   {147, 69, 52},  {255, 115, 100}, {236, 24, 0},
                                {255, 56, 132}, {133, 0, 82},    {255, 56, 203}, {200, 149, 255}, {199, 55, 255}};
 
@@ -26,7 +26,8 @@ void draw_detections(cv::Mat& bgr, const Result& result) {
         char label[160];
         std::snprintf(label, sizeof label, "%s %.2f", result.class_name(d.cls).c_str(), d.conf);
         int baseline = 0;
-        const cv::Size text = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, font_scale, std::max(thickness - 1, 1), &baseline);
+        const cv::Size text =
+            cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, font_scale, std::max(thickness - 1, 1), &baseline);
         const bool above = p1.y - text.height - 3 >= 0;
         const cv::Point corner(p1.x, above ? p1.y - text.height - 3 : p1.y + text.height + 3);
         cv::rectangle(bgr, p1, cv::Point(p1.x + text.width, corner.y), colour, cv::FILLED, cv::LINE_AA);

@@ -126,7 +126,8 @@ ModelInfo Model::info() const {
 }
 
 double Model::gflops(int imgsz) const {
-    if (imgsz <= 0 || imgsz % 32 != 0) throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
+    if (imgsz <= 0 || imgsz % 32 != 0)
+        throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
     torch::NoGradGuard no_grad;
     models::FlopScope scope;
     impl_->net->forward(torch::zeros({1, 3, imgsz, imgsz}, torch::TensorOptions().device(impl_->device)));

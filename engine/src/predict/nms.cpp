@@ -47,7 +47,8 @@ torch::Tensor nms_keep(const torch::Tensor& boxes_in, const torch::Tensor& score
         torch::Tensor unique = std::get<0>(at::_unique(classes));
         for (int64_t k = 0; k < unique.size(0); ++k) {
             torch::Tensor idx = torch::nonzero(classes == unique[k]).view(-1);
-            torch::Tensor kept = nms_single_class(boxes.index_select(0, idx), scores.index_select(0, idx), iou_threshold);
+            torch::Tensor kept =
+                nms_single_class(boxes.index_select(0, idx), scores.index_select(0, idx), iou_threshold);
             keep_mask.index_put_({idx.index_select(0, kept)}, true);
         }
         torch::Tensor keep = torch::nonzero(keep_mask).view(-1);

@@ -21,11 +21,23 @@ cv::Mat to_bgr(const ImageView& image) {
         throw InvalidArgument("image: empty in-memory image");
     int channels = 3, code = -1;
     switch (image.format) {
-        case PixelFormat::RGB8: code = cv::COLOR_RGB2BGR; break;
-        case PixelFormat::BGR8: break;
-        case PixelFormat::RGBA8: channels = 4; code = cv::COLOR_RGBA2BGR; break;
-        case PixelFormat::BGRA8: channels = 4; code = cv::COLOR_BGRA2BGR; break;
-        case PixelFormat::Gray8: channels = 1; code = cv::COLOR_GRAY2BGR; break;
+        case PixelFormat::RGB8:
+            code = cv::COLOR_RGB2BGR;
+            break;
+        case PixelFormat::BGR8:
+            break;
+        case PixelFormat::RGBA8:
+            channels = 4;
+            code = cv::COLOR_RGBA2BGR;
+            break;
+        case PixelFormat::BGRA8:
+            channels = 4;
+            code = cv::COLOR_BGRA2BGR;
+            break;
+        case PixelFormat::Gray8:
+            channels = 1;
+            code = cv::COLOR_GRAY2BGR;
+            break;
     }
     const std::size_t step = image.bytes_per_line > 0 ? static_cast<std::size_t>(image.bytes_per_line)
                                                       : static_cast<std::size_t>(image.width) * channels;

@@ -1,7 +1,7 @@
 #pragma once
 // Letterboxed 8-bit canvases to the network's input, and in-memory images to OpenCV.
-#include <opencv2/core.hpp>
 #include <torch/torch.h>
+#include <opencv2/core.hpp>
 
 #include <vector>
 

@@ -11,8 +11,10 @@ namespace libreyolo::predict {
 namespace fs = std::filesystem;
 namespace {
 
-const std::set<std::string> kImageExtensions = {".bmp", ".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".pbm", ".pgm", ".ppm"};
-const std::set<std::string> kVideoExtensions = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".m4v", ".mpg", ".mpeg", ".wmv", ".gif"};
+const std::set<std::string> kImageExtensions = {".bmp",  ".jpg",  ".jpeg", ".png", ".tif",
+                                                ".tiff", ".webp", ".pbm",  ".pgm", ".ppm"};
+const std::set<std::string> kVideoExtensions = {".mp4", ".avi", ".mov",  ".mkv", ".webm",
+                                                ".m4v", ".mpg", ".mpeg", ".wmv", ".gif"};
 
 std::string extension_lower(const fs::path& path) {
     std::string ext = path.extension().string();
@@ -26,14 +28,22 @@ std::string joined(const std::set<std::string>& items) {
     return out;
 }
 
-bool is_media(const fs::path& p) { return is_image_file(p) || is_video_file(p); }
+bool is_media(const fs::path& p) {
+    return is_image_file(p) || is_video_file(p);
+}
 
-SourceItem item_for(const fs::path& p) { return {p, is_video_file(p) ? SourceKind::Video : SourceKind::Image}; }
+SourceItem item_for(const fs::path& p) {
+    return {p, is_video_file(p) ? SourceKind::Video : SourceKind::Image};
+}
 
 }  // namespace
 
-bool is_image_file(const fs::path& path) { return kImageExtensions.count(extension_lower(path)) != 0; }
-bool is_video_file(const fs::path& path) { return kVideoExtensions.count(extension_lower(path)) != 0; }
+bool is_image_file(const fs::path& path) {
+    return kImageExtensions.count(extension_lower(path)) != 0;
+}
+bool is_video_file(const fs::path& path) {
+    return kVideoExtensions.count(extension_lower(path)) != 0;
+}
 
 std::vector<SourceItem> expand_source(const std::string& source) {
     if (source.empty()) throw InvalidArgument("source: empty (give an image, video, folder or glob pattern)");
@@ -45,7 +55,8 @@ std::vector<SourceItem> expand_source(const std::string& source) {
         const int rc = ::glob(source.c_str(), 0, nullptr, &matches);
         if (rc == 0)
             for (std::size_t i = 0; i < matches.gl_pathc; ++i)
-                if (fs::path p = matches.gl_pathv[i]; fs::is_regular_file(p, ec) && is_media(p)) items.push_back(item_for(p));
+                if (fs::path p = matches.gl_pathv[i]; fs::is_regular_file(p, ec) && is_media(p))
+                    items.push_back(item_for(p));
         globfree(&matches);
         if (items.empty()) throw FileNotFound("source: no images or videos match '" + source + "'");
     } else if (fs::is_directory(source, ec)) {
@@ -59,8 +70,8 @@ std::vector<SourceItem> expand_source(const std::string& source) {
     } else if (fs::exists(source, ec)) {
         const fs::path p(source);
         if (!is_media(p))
-            throw FormatError(source + ": unsupported file type '" + p.extension().string() + "' (images: " +
-                              joined(kImageExtensions) + "; videos: " + joined(kVideoExtensions) + ")");
+            throw FormatError(source + ": unsupported file type '" + p.extension().string() +
+                              "' (images: " + joined(kImageExtensions) + "; videos: " + joined(kVideoExtensions) + ")");
         items.push_back(item_for(p));
     } else {
         throw FileNotFound("source: '" + source + "': no such file or folder");

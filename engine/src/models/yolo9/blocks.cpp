@@ -13,8 +13,7 @@ ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
                                                          .padding(padding)
                                                          .groups(o.groups())
                                                          .bias(false)));
-    bn = register_module(
-        "bn", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(o.out()).eps(1e-3).momentum(0.03)));
+    bn = register_module("bn", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(o.out()).eps(1e-3).momentum(0.03)));
 }
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
@@ -73,10 +72,8 @@ torch::Tensor ELANImpl::forward(const torch::Tensor& x) {
 
 RepNCSPELANImpl::RepNCSPELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4, int64_t repeats) {
     cv1 = register_module("cv1", Conv(ConvOptions(c1, c2, 1)));
-    cv2 = register_module(
-        "cv2", torch::nn::Sequential(RepNCSP(c2 / 2, c3, repeats), Conv(ConvOptions(c3, c3, 3))));
-    cv3 = register_module(
-        "cv3", torch::nn::Sequential(RepNCSP(c3, c3, repeats), Conv(ConvOptions(c3, c3, 3))));
+    cv2 = register_module("cv2", torch::nn::Sequential(RepNCSP(c2 / 2, c3, repeats), Conv(ConvOptions(c3, c3, 3))));
+    cv3 = register_module("cv3", torch::nn::Sequential(RepNCSP(c3, c3, repeats), Conv(ConvOptions(c3, c3, 3))));
     cv4 = register_module("cv4", Conv(ConvOptions(c2 + 2 * c3, c4, 1)));
 }
 
@@ -98,7 +95,9 @@ AConvImpl::AConvImpl(int64_t in, int64_t out) {
     cv = register_module("cv", Conv(ConvOptions(in, out, 3).stride(2).padding(1)));
 }
 
-torch::Tensor AConvImpl::forward(const torch::Tensor& x) { return cv(smooth(x)); }
+torch::Tensor AConvImpl::forward(const torch::Tensor& x) {
+    return cv(smooth(x));
+}
 
 ADownImpl::ADownImpl(int64_t in, int64_t out) {
     cv1 = register_module("cv1", Conv(ConvOptions(in / 2, out / 2, 3).stride(2).padding(1)));

@@ -9,9 +9,8 @@ namespace F = torch::nn::functional;
 namespace {
 
 torch::Tensor upsample2x(const torch::Tensor& x) {
-    return F::interpolate(x, F::InterpolateFuncOptions()
-                                 .scale_factor(std::vector<double>{2.0, 2.0})
-                                 .mode(torch::kNearest));
+    return F::interpolate(
+        x, F::InterpolateFuncOptions().scale_factor(std::vector<double>{2.0, 2.0}).mode(torch::kNearest));
 }
 
 torch::Tensor forward_any(const std::shared_ptr<torch::nn::Module>& block, const torch::Tensor& x) {
@@ -19,7 +18,9 @@ torch::Tensor forward_any(const std::shared_ptr<torch::nn::Module>& block, const
     return std::dynamic_pointer_cast<RepNCSPELANImpl>(block)->forward(x);
 }
 
-int64_t round_up(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor * divisor; }
+int64_t round_up(int64_t value, int64_t divisor) {
+    return (value + divisor - 1) / divisor * divisor;
+}
 
 }  // namespace
 
@@ -28,12 +29,12 @@ BackboneImpl::BackboneImpl(const Config& cfg) {
     conv1 = register_module("conv1", Conv(ConvOptions(cfg.conv0_out, cfg.conv1_out, 3).stride(2)));
     if (cfg.first_block_is_elan) {
         const int64_t part = cfg.first_block_out;
-        elan1 = register_module("elan1", std::make_shared<ELANImpl>(cfg.conv1_out, part, part / 2,
-                                                                    cfg.first_block_out));
+        elan1 =
+            register_module("elan1", std::make_shared<ELANImpl>(cfg.conv1_out, part, part / 2, cfg.first_block_out));
     } else {
         const int64_t part = cfg.first_block_part;
-        elan1 = register_module("elan1", std::make_shared<RepNCSPELANImpl>(
-                                             cfg.conv1_out, part, part / 2, cfg.first_block_out, cfg.repeats));
+        elan1 = register_module("elan1", std::make_shared<RepNCSPELANImpl>(cfg.conv1_out, part, part / 2,
+                                                                           cfg.first_block_out, cfg.repeats));
     }
     int64_t previous = cfg.first_block_out;
     std::shared_ptr<DownsampleImpl>* downs[3] = {&down2, &down3, &down4};
@@ -76,8 +77,7 @@ std::array<torch::Tensor, 3> NeckImpl::forward(const std::array<torch::Tensor, 3
     return {out3, out4, out5};
 }
 
-DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int64_t class_hidden,
-                         int64_t reg_max)
+DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int64_t class_hidden, int64_t reg_max)
     : nc_(nc), reg_max_(reg_max) {
     TORCH_CHECK(nc > 0, "nc must be positive, got ", nc);
     constexpr int64_t box_groups = 4;
@@ -88,8 +88,7 @@ DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int
     cv2 = register_module("cv2", torch::nn::ModuleList());
     cv3 = register_module("cv3", torch::nn::ModuleList());
     for (int64_t ch : channels) {
-        Tower box{Conv(ConvOptions(ch, box_hidden, 3)),
-                  Conv(ConvOptions(box_hidden, box_hidden, 3).groups(box_groups)),
+        Tower box{Conv(ConvOptions(ch, box_hidden, 3)), Conv(ConvOptions(box_hidden, box_hidden, 3).groups(box_groups)),
                   torch::nn::Conv2d(torch::nn::Conv2dOptions(box_hidden, box_out, 1).groups(box_groups))};
         Tower cls{Conv(ConvOptions(ch, class_hidden_, 3)), Conv(ConvOptions(class_hidden_, class_hidden_, 3)),
                   torch::nn::Conv2d(torch::nn::Conv2dOptions(class_hidden_, nc, 1))};
@@ -145,8 +144,7 @@ torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {
     torch::Tensor project = torch::arange(reg_max_, torch::TensorOptions().dtype(torch::kFloat32).device(device))
                                 .view({1, 1, reg_max_, 1})
                                 .to(dtype);
-    torch::Tensor distances =
-        torch::softmax(dist.view({batch, 4, reg_max_, anchors_n}), 2).mul(project).sum(2);
+    torch::Tensor distances = torch::softmax(dist.view({batch, 4, reg_max_, anchors_n}), 2).mul(project).sum(2);
     auto lt_rb = distances.chunk(2, 1);
     torch::Tensor boxes = torch::cat({anchors - lt_rb[0], anchors + lt_rb[1]}, 1) * stride;
     torch::Tensor scores = torch::cat(score_levels, 2).sigmoid();
@@ -164,6 +162,8 @@ std::vector<torch::Tensor> YOLO9Impl::forward_raw(const torch::Tensor& images) {
     return head->forward_raw(neck(backbone(images)));
 }
 
-torch::Tensor YOLO9Impl::forward(const torch::Tensor& images) { return head->decode(forward_raw(images)); }
+torch::Tensor YOLO9Impl::forward(const torch::Tensor& images) {
+    return head->decode(forward_raw(images));
+}
 
 }  // namespace libreyolo::models::yolo9

@@ -36,8 +36,7 @@ TORCH_MODULE(Neck);
 class DDetectImpl : public torch::nn::Module {
 public:
     // class_hidden: width of the class towers; 0 = LibreYOLO's rule max(ch[0], min(nc, 100)).
-    DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int64_t class_hidden = 0,
-                int64_t reg_max = 16);
+    DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int64_t class_hidden = 0, int64_t reg_max = 16);
     // Raw per-scale maps (B, 4·reg_max + nc, H, W).
     std::vector<torch::Tensor> forward_raw(const std::array<torch::Tensor, 3>& features);
     // (B, 4 + nc, anchors): xyxy in input pixels and sigmoid scores.
