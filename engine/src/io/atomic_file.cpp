@@ -16,8 +16,11 @@ void write_file_atomically(const std::filesystem::path& path, const std::functio
     fs::create_directories(dir, ec);
     if (ec) throw Error(path.string() + ": cannot create folder " + dir.string() + ": " + ec.message());
 
-    std::random_device rd;
-    const fs::path temp = dir / ("." + path.filename().string() + ".tmp" + std::to_string(rd()));
+    // A hidden name beside the target: same file system, so the rename is atomic.
+    std::string temp_name = path.filename().string();
+    temp_name.insert(0, 1, '.');
+    temp_name.append(".tmp").append(std::to_string(std::random_device{}()));
+    const fs::path temp = dir / temp_name;
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out) throw Error(path.string() + ": cannot write: " + std::strerror(errno));
