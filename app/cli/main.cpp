@@ -20,6 +20,7 @@ commands:
   info      describe a model (family, size, classes, parameters, GFLOPs)
   convert   turn a LibreYOLO .pt checkpoint into .safetensors
   synth     render the synthetic shapes dataset (YOLO format + data.yaml)
+  check     report what is wrong in a dataset (corrupt images, bad label rows)
   version   print versions of libreyolo, LibTorch and CUDA
   help      this text
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
         if (command == "convert") return libreyolo::cli::run_convert(rest);
         if (command == "version" || command == "--version") return libreyolo::cli::run_version(rest);
         if (command == "synth") return libreyolo::cli::run_synth(rest);
+        if (command == "check") return libreyolo::cli::run_check(rest);
     } catch (const libreyolo::InvalidArgument& e) {
         std::cerr << "error: " << e.what() << "\n(see `libreyolo " << command << " --help`)\n";
         return 2;
@@ -67,8 +69,8 @@ int main(int argc, char** argv) {
         std::cerr << "error: " << e.what() << "\n";
         return 1;
     }
-    const std::string close =
-        libreyolo::closest_match(command, {"predict", "info", "convert", "version", "synth", "help", "train", "val"});
+    const std::string close = libreyolo::closest_match(
+        command, {"predict", "info", "convert", "version", "synth", "check", "help", "train", "val"});
     std::cerr << "error: unknown command '" << command << "'";
     if (!close.empty()) std::cerr << " (did you mean '" << close << "'?)";
     std::cerr << "\n\n" << kUsage;

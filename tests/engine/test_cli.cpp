@@ -88,6 +88,23 @@ private Q_SLOTS:
         QVERIFY2(random.err.contains("random weights"), qPrintable(random.err));
     }
 
+    void synthThenCheck() {
+        const QString out = dir_.filePath("shapes");
+        Run r = run_cli({"synth", "out=" + out, "n=6", "imgsz=96", "seed=2"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("wrote 5 train + 1 val images"));
+        QFile label(out + "/labels/train/000000.txt");
+        QVERIFY(label.open(QIODevice::Append));
+        label.write("4 0.5 0.5 1.5 0.2\n");
+        label.close();
+        r = run_cli({"check", "data=" + out + "/data.yaml"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("000000.txt:") && r.out.contains("out of range"), qPrintable(r.out));
+        r = run_cli({"check", "data=" + dir_.filePath("nope.yaml")});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("nope.yaml"));
+    }
+
     void badInputIsExplained_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
@@ -103,6 +120,8 @@ private Q_SLOTS:
                                          << 1 << "unsupported file type '.txt'";
         QTest::newRow("typo command") << QStringList{"predcit"} << 2 << "did you mean 'predict'";
         QTest::newRow("convert without input") << QStringList{"convert"} << 2 << "name the input checkpoint";
+        QTest::newRow("check without data") << QStringList{"check"} << 2 << "name the dataset YAML";
+        QTest::newRow("synth without out") << QStringList{"synth", "n=4"} << 2 << "out: name the dataset folder";
     }
     void badInputIsExplained() {
         QFETCH(QStringList, args);
