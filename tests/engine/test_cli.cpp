@@ -100,6 +100,9 @@ private Q_SLOTS:
         r = run_cli({"check", "data=" + out + "/data.yaml"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("000000.txt:") && r.out.contains("out of range"), qPrintable(r.out));
+        r = run_cli({"val", "data=" + out + "/data.yaml", "device=cpu", "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(nlohmann::json::parse(r.out.toStdString()).contains("mAP50-95"));
         r = run_cli({"check", "data=" + dir_.filePath("nope.yaml")});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains("nope.yaml"));
@@ -121,6 +124,7 @@ private Q_SLOTS:
         QTest::newRow("typo command") << QStringList{"predcit"} << 2 << "did you mean 'predict'";
         QTest::newRow("convert without input") << QStringList{"convert"} << 2 << "name the input checkpoint";
         QTest::newRow("check without data") << QStringList{"check"} << 2 << "name the dataset YAML";
+        QTest::newRow("val without data") << QStringList{"val"} << 2 << "name the dataset YAML";
         QTest::newRow("synth without out") << QStringList{"synth", "n=4"} << 2 << "out: name the dataset folder";
     }
     void badInputIsExplained() {

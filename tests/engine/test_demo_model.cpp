@@ -2,7 +2,10 @@
 // the shapes of the sample image where scripts/fixtures/make_sample_image.py drew them.
 #include <QtTest/QtTest>
 
+#include "libreyolo/errors.h"
 #include "libreyolo/model.h"
+#include "libreyolo/synth.h"
+#include "libreyolo/validate.h"
 
 using namespace libreyolo;
 
@@ -52,6 +55,32 @@ private Q_SLOTS:
             QVERIFY2(best && iou(*best, t) > 0.7f, t.name);
             QCOMPARE(r.class_name(best->cls), std::string(t.name));
             QVERIFY2(best->conf > 0.5f, qPrintable(QString("%1 conf %2").arg(t.name).arg(best->conf)));
+        }
+    }
+
+    void validatesWellOnUnseenSyntheticImages() {
+        QTemporaryDir dir;
+        SynthOptions so;
+        so.out = dir.filePath("shapes").toStdString();
+        so.n = 40;
+        so.imgsz = 416;
+        so.seed = 12345;  // the demo model was trained on seed 0
+        const SynthSummary s = render_synthetic_dataset(so);
+        Model model = Model::load(default_model(), "cpu");
+        int calls = 0;
+        const ValResult r = validate(model, s.data_yaml, {}, [&](int, int) { ++calls; });
+        qInfo("demo model on 8 unseen images: mAP50 %.3f, mAP50-95 %.3f", r.metrics.map50, r.metrics.map50_95);
+        QCOMPARE(r.images, s.val_images);
+        QVERIFY(calls > 0);
+        QVERIFY(r.metrics.map50 > 0.7);
+        QVERIFY(r.metrics.map50_95 > 0.5);
+
+        Model coco = Model::create("yolo9-t", 80, "cpu");
+        try {
+            validate(coco, s.data_yaml);
+            QFAIL("validated a model whose classes differ from the dataset's");
+        } catch (const FormatError& e) {
+            QVERIFY2(std::string(e.what()).find("6 classes but the model") != std::string::npos, e.what());
         }
     }
 };

@@ -1,0 +1,34 @@
+#pragma once
+// Validation: predict over a dataset split and score it with COCO-rule mAP (LibreYOLO's val:
+// conf 0.001, iou 0.6, at most 300 boxes per image, the same letterbox as prediction).
+#include <functional>
+#include <string>
+
+#include "libreyolo/metrics.h"
+#include "libreyolo/model.h"
+
+namespace libreyolo {
+
+struct ValOptions {
+    std::string split = "val";  // val, train or test
+    int imgsz = 0;              // 0: the model's
+    int batch = 8;
+    float conf = 0.001f;
+    float iou = 0.6f;
+    int max_det = 300;
+};
+
+struct ValResult {
+    DetectionMetrics metrics;
+    std::vector<std::string> names;
+    int images = 0;   // scored
+    int skipped = 0;  // could not be decoded
+    double ms_per_image = 0;
+};
+
+// progress(done, total) is called after each batch. Throws FormatError when the dataset's class
+// count differs from the model's.
+ValResult validate(Model& model, const std::string& data_yaml, const ValOptions& options = {},
+                   const std::function<void(int, int)>& progress = {});
+
+}  // namespace libreyolo

@@ -1,0 +1,87 @@
+#include "libreyolo/validate.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <chrono>
+#include <fstream>
+
+#include "libreyolo/dataset.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "predict/media_io.h"
+
+namespace libreyolo {
+
+ValResult validate(Model& model, const std::string& data_yaml, const ValOptions& o,
+                   const std::function<void(int, int)>& progress) {
+    const DatasetConfig config = load_dataset_config(data_yaml);
+    const ModelInfo info = model.info();
+    const int nc = static_cast<int>(config.names.size());
+    if (nc != info.nc)
+        throw FormatError(data_yaml + ": the dataset has " + std::to_string(nc) + " classes but the model " +
+                          info.source + " has " + std::to_string(info.nc));
+    const std::vector<std::string>* sources = o.split == "val"     ? &config.val
+                                              : o.split == "train" ? &config.train
+                                              : o.split == "test"  ? &config.test
+                                                                   : nullptr;
+    if (!sources) throw InvalidArgument("split: '" + o.split + "' is not train, val or test");
+    if (sources->empty()) throw FormatError(data_yaml + ": key '" + o.split + "' is missing or empty");
+    const std::vector<std::string> images = list_images(*sources);
+    if (images.empty()) throw FileNotFound(data_yaml + ": the " + o.split + " split has no images");
+
+    PredictOptions po;
+    po.conf = o.conf;
+    po.iou = o.iou;
+    po.imgsz = o.imgsz;
+    po.max_det = o.max_det;
+    po.batch = std::max(1, o.batch);
+
+    ValResult result;
+    result.names = config.names;
+    std::vector<int> image_ids;
+    std::vector<EvalBox> ground_truth, detections;
+    double predict_ms = 0;
+    const int total = static_cast<int>(images.size());
+    for (int start = 0; start < total; start += po.batch) {
+        std::vector<cv::Mat> rgb;
+        std::vector<int> ids;
+        for (int i = start; i < std::min(total, start + po.batch); ++i) {
+            cv::Mat bgr = predict::read_image(images[i]);
+            if (bgr.empty()) {
+                log_warning("val", images[i] + ": cannot decode image; skipped");
+                ++result.skipped;
+                continue;
+            }
+            cv::Mat converted;
+            cv::cvtColor(bgr, converted, cv::COLOR_BGR2RGB);
+            rgb.push_back(converted);
+            ids.push_back(i);
+            std::ifstream in(label_path_for(images[i]), std::ios::binary);
+            const LabelFile labels =
+                parse_label_text({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}, nc);
+            const double w = bgr.cols, h = bgr.rows;
+            for (const auto& b : labels.boxes)
+                ground_truth.push_back({i, b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
+                                        (b.cy + b.h / 2) * h, 1.0});
+        }
+        if (rgb.empty()) continue;
+        std::vector<ImageView> views;
+        for (const auto& m : rgb)
+            views.push_back({m.data, m.cols, m.rows, static_cast<int>(m.step), PixelFormat::RGB8});
+        const std::vector<Result> results = model.predict(views, po);
+        for (std::size_t r = 0; r < results.size(); ++r) {
+            const Speed& s = results[r].speed;
+            predict_ms += s.preprocess_ms + s.inference_ms + s.postprocess_ms;
+            image_ids.push_back(ids[r]);
+            for (const auto& d : results[r].boxes)
+                detections.push_back({ids[r], d.cls, d.x1, d.y1, d.x2, d.y2, d.conf});
+        }
+        if (progress) progress(std::min(total, start + po.batch), total);
+    }
+    result.images = static_cast<int>(image_ids.size());
+    result.metrics = coco_map(image_ids, ground_truth, detections, nc);
+    result.ms_per_image = result.images ? predict_ms / result.images : 0;
+    return result;
+}
+
+}  // namespace libreyolo
