@@ -12,5 +12,6 @@ int run_version(const std::vector<std::string>& argv);
 int run_synth(const std::vector<std::string>& argv);
 int run_check(const std::vector<std::string>& argv);
 int run_val(const std::vector<std::string>& argv);
+int run_train(const std::vector<std::string>& argv);
 
 }  // namespace libreyolo::cli

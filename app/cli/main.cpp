@@ -17,6 +17,7 @@ usage: libreyolo <command> [key=value ...] [--flag ...]
 
 commands:
   predict   detect objects in images, folders, globs or videos
+  train     train a model on a dataset (LibreYOLO's YOLOv9 recipe)
   val       score a model on a dataset split (COCO mAP50, mAP50-95)
   info      describe a model (family, size, classes, parameters, GFLOPs)
   convert   turn a LibreYOLO .pt checkpoint into .safetensors
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
         if (command == "synth") return libreyolo::cli::run_synth(rest);
         if (command == "check") return libreyolo::cli::run_check(rest);
         if (command == "val") return libreyolo::cli::run_val(rest);
+        if (command == "train") return libreyolo::cli::run_train(rest);
     } catch (const libreyolo::InvalidArgument& e) {
         std::cerr << "error: " << e.what() << "\n(see `libreyolo " << command << " --help`)\n";
         return 2;

@@ -64,6 +64,8 @@ public:
     void save(const std::string& path) const;
 
     struct Impl;
+    // Engine-internal: wrap a network that the engine built (the trainer's EMA, for validation).
+    static Model adopt(std::unique_ptr<Impl> impl);
     Impl& impl() { return *impl_; }
     const Impl& impl() const { return *impl_; }
 

@@ -46,6 +46,7 @@ std::string default_model() {
 }
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model Model::adopt(std::unique_ptr<Impl> impl) { return Model(std::move(impl)); }
 Model::Model(Model&&) noexcept = default;
 Model& Model::operator=(Model&&) noexcept = default;
 Model::~Model() = default;
@@ -139,7 +140,7 @@ void Model::save(const std::string& path) const {
     meta.libreyolo_version = version();
     std::map<std::string, torch::Tensor> weights = io::state_dict(*impl_->net);
     io::write_safetensors(path, weights, io::to_metadata(meta));
-    log_info("weights", "saved " + path);
+    log_debug("weights", "saved " + path);
 }
 
 }  // namespace libreyolo

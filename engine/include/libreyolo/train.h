@@ -1,0 +1,69 @@
+#pragma once
+// Training with LibreYOLO's YOLOv9 recipe: SGD (nesterov) or Adam/AdamW over three parameter
+// groups (BatchNorm weights, conv weights with decay, biases), linear warm-up then linear decay to
+// lrf, momentum warm-up 0.8 → momentum, EMA (0.9999, tau 2000), mosaic off for the last
+// close_mosaic epochs, validation on the EMA weights, checkpoints and results.csv per epoch.
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace libreyolo {
+
+struct TrainOptions {
+    std::string model = "yolo9-t";  // a model name (from scratch) or a .safetensors file (fine-tune)
+    std::string data;               // data YAML (required)
+    int epochs = 100;
+    int batch = 16;
+    int imgsz = 640;
+    int workers = 4;
+    std::string device = "auto";
+    std::string optimizer = "SGD";  // SGD, Adam, AdamW
+    double lr0 = 0.01;
+    double lrf = 0.01;  // final lr = lr0 · lrf
+    double momentum = 0.937;
+    double weight_decay = 5e-4;
+    int warmup_epochs = 3;
+    double warmup_momentum = 0.8;
+    double warmup_lr_start = 1e-4;
+    int close_mosaic = 15;
+    float mosaic = 1.0f;
+    bool amp = true;  // mixed precision, CUDA only
+    int seed = 0;
+    int patience = 50;      // epochs without a better mAP50-95 before stopping
+    int eval_interval = 1;  // validate every N epochs (and always after the last)
+    int save_period = -1;   // also keep weights/epochN.safetensors every N epochs
+    std::string project = "runs/train";
+    std::string name = "exp";
+    bool exist_ok = false;
+    bool resume = false;      // continue project/name from weights/last.*
+    bool cuda_graph = false;  // accepted; this trainer runs eager and says so once
+};
+
+struct TrainEvent {
+    enum class Kind { Batch, Epoch } kind = Kind::Batch;
+    int epoch = 0;  // 1-based
+    int epochs = 0;
+    int batch = 0;  // 1-based within the epoch
+    int batches = 0;
+    double loss = 0, box_loss = 0, dfl_loss = 0, cls_loss = 0;  // batch, or epoch mean
+    double lr = 0;
+    double step_ms = 0;
+    double map50 = -1, map50_95 = -1;  // Epoch events that validated
+    double epoch_seconds = 0;
+};
+
+struct TrainResult {
+    std::string save_dir;
+    std::string best;  // weights/best.safetensors (EMA weights of the best epoch)
+    std::string last;  // weights/last.safetensors
+    int epochs_run = 0;
+    double best_map50_95 = -1;
+    bool stopped = false;  // by a stop request; weights/last.* can resume
+};
+
+// stop: set from any thread to end after the current batch with a resumable checkpoint.
+TrainResult train(const TrainOptions& options, const std::function<void(const TrainEvent&)>& on_event = {},
+                  const std::atomic<bool>* stop = nullptr);
+
+}  // namespace libreyolo

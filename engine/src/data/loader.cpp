@@ -1,0 +1,135 @@
+#include "data/loader.h"
+
+#include <opencv2/imgproc.hpp>
+
+#include <fstream>
+#include <numeric>
+
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "predict/media_io.h"
+
+namespace libreyolo::data {
+
+LoadedSplit load_split(const std::vector<std::string>& sources, int nc) {
+    LoadedSplit out;
+    for (const auto& image : list_images(sources)) {
+        if (predict::read_image(image).empty()) {
+            ++out.corrupt_images;
+            log_warning("data", image + ": cannot decode the image; skipped");
+            continue;
+        }
+        DatasetItem item{image, {}};
+        std::ifstream in(label_path_for(image), std::ios::binary);
+        if (in) {
+            const LabelFile f =
+                parse_label_text({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}, nc);
+            item.labels = f.boxes;
+            out.dropped_rows += static_cast<int>(f.problems.size());
+        }
+        out.items.push_back(std::move(item));
+    }
+    return out;
+}
+
+BatchLoader::BatchLoader(std::vector<DatasetItem> items, LoaderOptions options)
+    : items_(std::move(items)), options_(options) {
+    if (items_.empty()) throw InvalidArgument("data: no usable training images");
+    if (options_.batch < 1) throw InvalidArgument("batch: must be at least 1");
+}
+
+BatchLoader::~BatchLoader() {
+    for (auto& f : pending_)
+        if (f.valid()) f.wait();
+}
+
+int BatchLoader::batches_per_epoch() const {
+    return static_cast<int>((items_.size() + options_.batch - 1) / options_.batch);
+}
+
+void BatchLoader::begin_epoch(int epoch, bool use_mosaic) {
+    for (auto& f : pending_) f.wait();
+    pending_.clear();
+    epoch_ = epoch;
+    mosaic_ = use_mosaic && options_.augment && options_.mosaic > 0;
+    order_.resize(items_.size());
+    std::iota(order_.begin(), order_.end(), 0);
+    if (options_.augment) {
+        Rng rng(options_.seed * 1000003ull + static_cast<std::uint64_t>(epoch));
+        for (std::size_t i = order_.size(); i > 1; --i)
+            std::swap(order_[i - 1], order_[rng.below(static_cast<int>(i))]);
+    }
+    next_launch_ = next_take_ = 0;
+    for (int i = 0; i < std::max(1, options_.workers) && next_launch_ < batches_per_epoch(); ++i)
+        launch(next_launch_++);
+}
+
+void BatchLoader::launch(int index) {
+    pending_.push_back(std::async(
+        std::launch::async, [this, index, epoch = epoch_, mosaic = mosaic_] { return build(epoch, index, mosaic); }));
+}
+
+bool BatchLoader::next(Batch& out) {
+    if (next_take_ >= batches_per_epoch()) return false;
+    out = pending_.front().get();
+    pending_.pop_front();
+    ++next_take_;
+    if (next_launch_ < batches_per_epoch()) launch(next_launch_++);
+    return true;
+}
+
+Sample BatchLoader::read(int item) const {
+    const DatasetItem& d = items_[item];
+    Sample s;
+    cv::cvtColor(predict::read_image(d.image), s.rgb, cv::COLOR_BGR2RGB);
+    const float w = static_cast<float>(s.rgb.cols), h = static_cast<float>(s.rgb.rows);
+    for (const auto& b : d.labels)
+        s.boxes.push_back(
+            {b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w, (b.cy + b.h / 2) * h});
+    return s;
+}
+
+Batch BatchLoader::build(int epoch, int index, bool use_mosaic) const {
+    const int n = static_cast<int>(items_.size()), size = options_.imgsz;
+    std::vector<Sample> samples;
+    for (int j = index * options_.batch; j < std::min(n, (index + 1) * options_.batch); ++j) {
+        Rng rng((options_.seed + 1) * 0x100000001b3ull ^ (static_cast<std::uint64_t>(epoch) << 32) ^
+                static_cast<std::uint64_t>(j));
+        Sample s;
+        if (use_mosaic && rng.uniform() < options_.mosaic) {
+            const Sample a = read(order_[j]), b = read(rng.below(n)), c = read(rng.below(n)), d = read(rng.below(n));
+            s = mosaic({&a, &b, &c, &d}, size, options_.augment_options, rng);
+        } else {
+            s = letterbox_sample(read(order_[j]), size);
+        }
+        if (options_.augment) {
+            jitter_hsv(s.rgb, options_.augment_options, rng);
+            maybe_flip(s, options_.augment_options, rng);
+        }
+        samples.push_back(std::move(s));
+    }
+    std::size_t most = 1;
+    for (const auto& s : samples) most = std::max(most, s.boxes.size());
+    Batch batch;
+    batch.images = torch::empty({static_cast<int64_t>(samples.size()), 3, size, size});
+    batch.targets = torch::zeros({static_cast<int64_t>(samples.size()), static_cast<int64_t>(most), 5});
+    auto t = batch.targets.accessor<float, 3>();
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        const cv::Mat& img = samples[i].rgb;
+        batch.images[static_cast<int64_t>(i)] = torch::from_blob(img.data, {size, size, 3}, torch::kUInt8)
+                                                    .permute({2, 0, 1})
+                                                    .to(torch::kFloat32)
+                                                    .div(255.0);
+        for (std::size_t k = 0; k < samples[i].boxes.size(); ++k) {
+            const PixelBox& b = samples[i].boxes[k];
+            t[i][k][0] = static_cast<float>(b.cls);
+            t[i][k][1] = b.x1 / size;
+            t[i][k][2] = b.y1 / size;
+            t[i][k][3] = b.x2 / size;
+            t[i][k][4] = b.y2 / size;
+        }
+    }
+    return batch;
+}
+
+}  // namespace libreyolo::data

@@ -1,0 +1,71 @@
+#pragma once
+// Training batches: images decoded, augmented and letterboxed by worker threads, a few batches
+// ahead of the trainer. Every sample's randomness comes from (seed, epoch, position), so a run is
+// reproducible whatever the thread timing.
+#include <torch/torch.h>
+
+#include <deque>
+#include <future>
+#include <string>
+#include <vector>
+
+#include "data/augment.h"
+#include "libreyolo/dataset.h"
+
+namespace libreyolo::data {
+
+struct DatasetItem {
+    std::string image;
+    std::vector<LabelBox> labels;  // normalised cx, cy, w, h
+};
+
+struct LoadedSplit {
+    std::vector<DatasetItem> items;
+    int corrupt_images = 0;  // skipped
+    int dropped_rows = 0;    // bad label rows skipped
+};
+
+// Reads a split's images and labels, skipping what `libreyolo check` reports.
+LoadedSplit load_split(const std::vector<std::string>& sources, int nc);
+
+struct Batch {
+    torch::Tensor images;   // (B, 3, S, S) float32 in [0, 1]
+    torch::Tensor targets;  // (B, T, 5): class, x1, y1, x2, y2 normalised; zero rows pad
+};
+
+struct LoaderOptions {
+    int batch = 16;
+    int imgsz = 640;
+    int workers = 4;  // batches built at once
+    std::uint64_t seed = 0;
+    bool augment = true;  // mosaic, HSV, flip; off: letterbox only, in order
+    float mosaic = 1.0f;
+    AugmentOptions augment_options;
+};
+
+class BatchLoader {
+public:
+    BatchLoader(std::vector<DatasetItem> items, LoaderOptions options);
+    ~BatchLoader();
+    int batches_per_epoch() const;
+    std::size_t size() const { return items_.size(); }
+    // use_mosaic: false for the last close_mosaic epochs.
+    void begin_epoch(int epoch, bool use_mosaic);
+    // False after the epoch's last batch.
+    bool next(Batch& out);
+
+private:
+    Batch build(int epoch, int index, bool use_mosaic) const;
+    Sample read(int item) const;
+    void launch(int index);
+
+    std::vector<DatasetItem> items_;
+    LoaderOptions options_;
+    std::vector<int> order_;
+    int epoch_ = 0;
+    bool mosaic_ = true;
+    int next_launch_ = 0, next_take_ = 0;
+    std::deque<std::future<Batch>> pending_;
+};
+
+}  // namespace libreyolo::data

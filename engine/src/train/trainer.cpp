@@ -1,0 +1,421 @@
+// The training loop. Checkpoints per epoch: weights/last.safetensors (EMA weights and the
+// checkpoint fields, loadable by predict and val), weights/last.train.safetensors (the raw weights
+// and the loop's counters, as metadata) and weights/last.optim.pt (optimizer state); best.safetensors
+// when mAP50-95 improves. Every file is written to a temporary name and renamed.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "data/loader.h"
+#include "io/atomic_file.h"
+#include "io/safetensors.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "libreyolo/train.h"
+#include "libreyolo/validate.h"
+#include "models/yolo9/loss.h"
+#include "models/yolo9/yolo9.h"
+#include "predict/model_impl.h"
+
+namespace libreyolo {
+namespace fs = std::filesystem;
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+nlohmann::json options_json(const TrainOptions& o) {
+    return {{"model", o.model},
+            {"data", o.data},
+            {"epochs", o.epochs},
+            {"batch", o.batch},
+            {"imgsz", o.imgsz},
+            {"optimizer", o.optimizer},
+            {"lr0", o.lr0},
+            {"lrf", o.lrf},
+            {"momentum", o.momentum},
+            {"weight_decay", o.weight_decay},
+            {"warmup_epochs", o.warmup_epochs},
+            {"close_mosaic", o.close_mosaic},
+            {"mosaic", o.mosaic},
+            {"seed", o.seed},
+            {"patience", o.patience},
+            {"eval_interval", o.eval_interval},
+            {"save_period", o.save_period}};
+}
+
+void restore_options(TrainOptions& o, const nlohmann::json& j) {
+    o.model = j.at("model");
+    o.data = j.at("data");
+    o.epochs = j.at("epochs");
+    o.batch = j.at("batch");
+    o.imgsz = j.at("imgsz");
+    o.optimizer = j.at("optimizer");
+    o.lr0 = j.at("lr0");
+    o.lrf = j.at("lrf");
+    o.momentum = j.at("momentum");
+    o.weight_decay = j.at("weight_decay");
+    o.warmup_epochs = j.at("warmup_epochs");
+    o.close_mosaic = j.at("close_mosaic");
+    o.mosaic = j.at("mosaic");
+    o.seed = j.at("seed");
+    o.patience = j.at("patience");
+    o.eval_interval = j.at("eval_interval");
+    o.save_period = j.at("save_period");
+}
+
+void validate_options(const TrainOptions& o) {
+    auto fail = [](const std::string& m) { throw InvalidArgument(m); };
+    if (o.data.empty()) fail("data: name the dataset YAML");
+    if (o.epochs < 1) fail("epochs: must be at least 1, got " + std::to_string(o.epochs));
+    if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
+    if (o.imgsz < 32 || o.imgsz % 32) fail("imgsz: must be a positive multiple of 32, got " + std::to_string(o.imgsz));
+    if (!(o.lr0 > 0)) fail("lr0: must be positive");
+    if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
+        fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
+}
+
+// LibreYOLO's LinearLRScheduler with momentum warm-up.
+struct Schedule {
+    double lr0, final_lr, warmup_start, warmup_momentum, momentum;
+    int64_t warmup_iters, total_iters;
+    double lr(int64_t it) const {
+        if (it <= warmup_iters)
+            return warmup_iters > 0 ? (lr0 - warmup_start) * double(it) / double(warmup_iters) + warmup_start : lr0;
+        const double progress = double(it - warmup_iters) / double(std::max<int64_t>(1, total_iters - warmup_iters));
+        return lr0 - (lr0 - final_lr) * progress;
+    }
+    double beta(int64_t it) const {
+        if (warmup_iters <= 0 || it >= warmup_iters) return momentum;
+        return warmup_momentum + (momentum - warmup_momentum) * double(it) / double(warmup_iters);
+    }
+};
+
+// Three groups as LibreYOLO: BatchNorm weights, conv/linear weights (decayed), biases.
+template <typename Optim, typename Options>
+std::unique_ptr<torch::optim::Optimizer> grouped(torch::nn::Module& net, const Options& base, double weight_decay) {
+    std::vector<torch::Tensor> bn, weights, biases;
+    for (const auto& p : net.named_parameters()) {
+        if (p.key().ends_with(".bias"))
+            biases.push_back(p.value());
+        else if (p.key().ends_with(".bn.weight"))
+            bn.push_back(p.value());
+        else
+            weights.push_back(p.value());
+    }
+    auto with_decay = [&](double wd) {
+        auto o = std::make_unique<Options>(base);
+        o->weight_decay(wd);
+        return o;
+    };
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    groups.emplace_back(bn, with_decay(0));
+    groups.emplace_back(weights, with_decay(weight_decay));
+    groups.emplace_back(biases, with_decay(0));
+    return std::make_unique<Optim>(groups, base);
+}
+
+std::unique_ptr<torch::optim::Optimizer> make_optimizer(torch::nn::Module& net, const TrainOptions& o) {
+    if (o.optimizer == "SGD")
+        return grouped<torch::optim::SGD>(net, torch::optim::SGDOptions(o.lr0).momentum(o.momentum).nesterov(true),
+                                          o.weight_decay);
+    if (o.optimizer == "Adam")
+        return grouped<torch::optim::Adam>(net, torch::optim::AdamOptions(o.lr0).betas({o.momentum, 0.999}),
+                                           o.weight_decay);
+    return grouped<torch::optim::AdamW>(net, torch::optim::AdamWOptions(o.lr0).betas({o.momentum, 0.999}),
+                                        o.weight_decay);
+}
+
+void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double lr, double beta) {
+    for (auto& g : opt.param_groups()) {
+        g.options().set_lr(lr);
+        if (kind == "SGD")
+            static_cast<torch::optim::SGDOptions&>(g.options()).momentum(beta);
+        else if (kind == "Adam") {
+            auto& a = static_cast<torch::optim::AdamOptions&>(g.options());
+            a.betas({beta, std::get<1>(a.betas())});
+        } else {
+            auto& a = static_cast<torch::optim::AdamWOptions&>(g.options());
+            a.betas({beta, std::get<1>(a.betas())});
+        }
+    }
+}
+
+// timm/YOLOX ModelEMA: decay ramps up as d · (1 − e^(−updates / tau)).
+struct Ema {
+    std::unique_ptr<Model::Impl> impl;
+    int64_t updates = 0;
+    void update(torch::nn::Module& model) {
+        torch::NoGradGuard no_grad;
+        ++updates;
+        const double d = 0.9999 * (1 - std::exp(-double(updates) / 2000.0));
+        const auto src = io::state_dict(model);
+        for (auto& [k, v] : io::state_dict(*impl->net))
+            if (v.is_floating_point()) v.mul_(d).add_(src.at(k).detach(), 1 - d);
+    }
+};
+
+void save_optimizer(torch::optim::Optimizer& opt, const fs::path& path) {
+    const fs::path temp = path.string() + ".tmp";
+    torch::save(opt, temp.string());
+    fs::rename(temp, path);
+}
+
+// Negative values stand for "not measured this epoch" and stay blank, as in LibreYOLO's file.
+std::string csv_row(const std::vector<double>& values) {
+    std::ostringstream s;
+    s.precision(8);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (i) s << ",";
+        if (values[i] >= 0) s << values[i];
+    }
+    return s.str();
+}
+
+}  // namespace
+
+TrainResult train(const TrainOptions& given, const std::function<void(const TrainEvent&)>& on_event,
+                  const std::atomic<bool>* stop) {
+    TrainOptions o = given;
+    TrainResult result;
+    fs::path save_dir;
+    nlohmann::json resume_state;
+    if (o.resume) {
+        save_dir = fs::path(o.project) / o.name;
+        const fs::path state = save_dir / "weights" / "last.train.safetensors";
+        if (!fs::exists(state)) throw FileNotFound("resume: " + state.string() + ": no checkpoint to resume from");
+        const io::TensorFile f = io::read_safetensors(state);
+        resume_state = nlohmann::json::parse(f.metadata.at("train_state"));
+        restore_options(o, resume_state.at("options"));
+    } else {
+        PredictOptions naming;
+        naming.project = o.project;
+        naming.name = o.name;
+        naming.exist_ok = o.exist_ok;
+        save_dir = resolve_save_dir(naming);
+    }
+    validate_options(o);
+    fs::create_directories(save_dir / "weights");
+    result.save_dir = save_dir.string();
+
+    const DatasetConfig config = load_dataset_config(o.data);
+    const int nc = static_cast<int>(config.names.size());
+    if (o.cuda_graph)
+        log_info("train", "--cuda-graph: CUDA graph capture of training is not available yet; training eager");
+
+    // The network: a model name starts from scratch (seeded), a file fine-tunes.
+    torch::manual_seed(static_cast<uint64_t>(o.seed));
+    Model model =
+        looks_like_model_name(o.model) ? Model::create(o.model, nc, o.device) : Model::load(o.model, o.device);
+    Model::Impl& m = model.impl();
+    if (m.meta.nc != nc) {
+        Model fresh = Model::create(m.spec.name.canonical(), nc, o.device);
+        int copied = 0;
+        auto target = io::state_dict(*fresh.impl().net);
+        torch::NoGradGuard no_grad;
+        for (const auto& [k, v] : io::state_dict(*m.net))
+            if (target.count(k) && target[k].sizes() == v.sizes()) target[k].copy_(v), ++copied;
+        log_info("train", o.model + " has " + std::to_string(m.meta.nc) + " classes, the dataset " +
+                              std::to_string(nc) + ": transferred " + std::to_string(copied) +
+                              " tensors, new class head");
+        model = std::move(fresh);
+    }
+    Model::Impl& impl = model.impl();
+    impl.meta.names = config.names;
+    impl.meta.imgsz = o.imgsz;
+    auto net = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(impl.net);
+    if (!net) throw NotSupported("train: family " + impl.spec.name.family + " cannot be trained yet");
+    const torch::Device device = impl.device;
+    if (device.is_cuda() && o.amp)
+        log_info("train", "amp: mixed precision is not implemented yet; training in float32");
+
+    // EMA: a second network of the same architecture.
+    Ema ema;
+    ema.impl = std::make_unique<Model::Impl>(impl);
+    ema.impl->net = models::build_network(impl.spec);
+    {
+        torch::NoGradGuard no_grad;
+        auto dst = io::state_dict(*ema.impl->net);
+        for (const auto& [k, v] : io::state_dict(*impl.net)) dst.at(k).copy_(v);
+    }
+    ema.impl->net->to(device);
+    ema.impl->net->eval();
+    for (auto& p : ema.impl->net->parameters()) p.set_requires_grad(false);
+
+    const data::LoadedSplit split = data::load_split(config.train, nc);
+    if (split.corrupt_images || split.dropped_rows)
+        log_warning("train", "skipped " + std::to_string(split.corrupt_images) + " unreadable image(s) and " +
+                                 std::to_string(split.dropped_rows) +
+                                 " bad label row(s) (libreyolo check data=" + o.data + " lists them)");
+    data::LoaderOptions lo;
+    lo.batch = o.batch;
+    lo.imgsz = o.imgsz;
+    lo.workers = o.workers;
+    lo.seed = static_cast<std::uint64_t>(o.seed);
+    lo.mosaic = o.mosaic;
+    data::BatchLoader loader(split.items, lo);
+    const int batches = loader.batches_per_epoch();
+
+    auto optimizer = make_optimizer(*net, o);
+    const Schedule schedule{o.lr0,
+                            o.lr0 * o.lrf,
+                            std::min(o.warmup_lr_start, o.lr0),
+                            o.warmup_momentum,
+                            o.momentum,
+                            int64_t(batches) * o.warmup_epochs,
+                            int64_t(batches) * o.epochs};
+    models::yolo9::YOLO9Loss loss_fn(nc);
+
+    int start_epoch = 1, stale = 0;
+    double best = -1;
+    const fs::path weights = save_dir / "weights";
+    if (o.resume) {
+        const io::TensorFile f = io::read_safetensors(weights / "last.train.safetensors");
+        io::load_state_dict(*impl.net, f.tensors, (weights / "last.train.safetensors").string());
+        const io::TensorFile e = io::read_safetensors(weights / "last.safetensors");
+        io::load_state_dict(*ema.impl->net, e.tensors, (weights / "last.safetensors").string());
+        torch::load(*optimizer, (weights / "last.optim.pt").string());
+        start_epoch = resume_state.at("epoch").get<int>() + 1;
+        ema.updates = resume_state.at("ema_updates");
+        best = resume_state.at("best_map50_95");
+        stale = resume_state.at("stale_epochs");
+        result.best_map50_95 = best;
+        log_info("train", "resuming " + save_dir.string() + " at epoch " + std::to_string(start_epoch));
+    }
+
+    const fs::path csv = save_dir / "results.csv";
+    const std::string header =
+        "epoch,time,train/loss,train/box_loss,train/cls_loss,train/dfl_loss,lr/group0,lr/group1,lr/group2,"
+        "metrics/mAP50,metrics/mAP50-95";
+    std::string csv_text = header + "\n";
+    if (o.resume && fs::exists(csv)) {
+        std::ifstream in(csv);
+        std::string line;
+        std::getline(in, line);
+        while (std::getline(in, line))
+            if (!line.empty() && std::stoi(line) < start_epoch) csv_text += line + "\n";
+    }
+    log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader.size()) + " images, " +
+                          std::to_string(batches) + " batches an epoch, device " + device.str() + ", results in " +
+                          save_dir.string());
+
+    const auto run_start = Clock::now();
+    for (int epoch = start_epoch; epoch <= o.epochs; ++epoch) {
+        const auto epoch_start = Clock::now();
+        loader.begin_epoch(epoch, epoch <= o.epochs - o.close_mosaic);
+        net->train();
+        double sums[4] = {0, 0, 0, 0};
+        int seen = 0;
+        double lr = 0;
+        data::Batch batch;
+        bool stopped = false;
+        for (int b = 1; loader.next(batch); ++b) {
+            const auto step_start = Clock::now();
+            const int64_t it = int64_t(epoch - 1) * batches + b - 1;
+            lr = schedule.lr(it);
+            set_schedule(*optimizer, o.optimizer, lr, schedule.beta(it));
+            const torch::Tensor images = batch.images.to(device);
+            const torch::Tensor targets = batch.targets.to(device);
+            const models::yolo9::LossParts parts = loss_fn(net->forward_raw(images), targets, o.imgsz, o.imgsz);
+            optimizer->zero_grad();
+            parts.total.backward();
+            optimizer->step();
+            ema.update(*net);
+
+            const double values[4] = {parts.total.item<double>(), parts.box.item<double>(), parts.dfl.item<double>(),
+                                      parts.cls.item<double>()};
+            if (!std::isfinite(values[0]))
+                throw Error("train: the loss became " + std::to_string(values[0]) + " at epoch " +
+                            std::to_string(epoch) + " batch " + std::to_string(b) + " (lower lr0?)");
+            for (int i = 0; i < 4; ++i) sums[i] += values[i];
+            ++seen;
+            if (on_event) {
+                TrainEvent ev;
+                ev.kind = TrainEvent::Kind::Batch;
+                ev.epoch = epoch;
+                ev.epochs = o.epochs;
+                ev.batch = b;
+                ev.batches = batches;
+                ev.loss = values[0];
+                ev.box_loss = values[1];
+                ev.dfl_loss = values[2];
+                ev.cls_loss = values[3];
+                ev.lr = lr;
+                ev.step_ms = std::chrono::duration<double, std::milli>(Clock::now() - step_start).count();
+                on_event(ev);
+            }
+            if (stop && stop->load()) {
+                stopped = true;
+                break;
+            }
+        }
+        if (stopped) {
+            // The interrupted epoch is not counted: resume repeats it from its start.
+            result.stopped = true;
+            result.last = (weights / "last.safetensors").string();
+            log_info("train", "stopped during epoch " + std::to_string(epoch) + "; resume=true continues from epoch " +
+                                  std::to_string(epoch));
+            break;
+        }
+
+        TrainEvent ev;
+        ev.kind = TrainEvent::Kind::Epoch;
+        ev.epoch = epoch;
+        ev.epochs = o.epochs;
+        ev.batches = batches;
+        ev.loss = sums[0] / std::max(1, seen);
+        ev.box_loss = sums[1] / std::max(1, seen);
+        ev.dfl_loss = sums[2] / std::max(1, seen);
+        ev.cls_loss = sums[3] / std::max(1, seen);
+        ev.lr = lr;
+        Model ema_model = Model::adopt(std::make_unique<Model::Impl>(*ema.impl));
+        if (epoch % std::max(1, o.eval_interval) == 0 || epoch == o.epochs) {
+            ValOptions vo;
+            vo.imgsz = o.imgsz;
+            vo.batch = o.batch;
+            vo.iou = 0.65f;  // LibreYOLO validates at 0.65 while training
+            const ValResult v = validate(ema_model, o.data, vo);
+            ev.map50 = v.metrics.map50;
+            ev.map50_95 = v.metrics.map50_95;
+        }
+        ev.epoch_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
+
+        ema_model.save((weights / "last.safetensors").string());
+        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
+                              {{"train_state", nlohmann::json{{"epoch", epoch},
+                                                              {"ema_updates", ema.updates},
+                                                              {"best_map50_95", std::max(best, ev.map50_95)},
+                                                              {"stale_epochs", ev.map50_95 > best ? 0 : stale + 1},
+                                                              {"options", options_json(o)}}
+                                                   .dump()}});
+        save_optimizer(*optimizer, weights / "last.optim.pt");
+        if (ev.map50_95 > best) {
+            best = ev.map50_95;
+            stale = 0;
+            ema_model.save((weights / "best.safetensors").string());
+        } else if (ev.map50_95 >= 0) {
+            ++stale;
+        }
+        if (o.save_period > 0 && epoch % o.save_period == 0)
+            ema_model.save((weights / ("epoch" + std::to_string(epoch) + ".safetensors")).string());
+        csv_text += csv_row({double(epoch), std::chrono::duration<double>(Clock::now() - run_start).count(), ev.loss,
+                             ev.box_loss, ev.cls_loss, ev.dfl_loss, lr, lr, lr, ev.map50, ev.map50_95}) +
+                    "\n";
+        io::write_file_atomically(csv, [&](std::ostream& out) { out << csv_text; });
+        result.epochs_run = epoch;
+        result.best_map50_95 = best;
+        result.last = (weights / "last.safetensors").string();
+        if (on_event) on_event(ev);
+        if (o.patience > 0 && stale >= o.patience) {
+            log_info("train", "no better mAP50-95 for " + std::to_string(stale) + " epochs: stopping early");
+            break;
+        }
+    }
+    if (fs::exists(weights / "best.safetensors")) result.best = (weights / "best.safetensors").string();
+    return result;
+}
+
+}  // namespace libreyolo

@@ -1,0 +1,137 @@
+// Training on the CPU: a short run lowers the loss and beats the untrained model, resume repeats
+// the uninterrupted run, a stop request leaves a resumable checkpoint, bad data is skipped.
+#include <QtTest/QtTest>
+
+#include "support/test_helpers.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "libreyolo/synth.h"
+#include "libreyolo/train.h"
+#include "libreyolo/validate.h"
+
+using namespace libreyolo;
+namespace fs = std::filesystem;
+
+class TestTrain : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::string data_;
+
+    TrainOptions options(const char* name, int epochs) const {
+        TrainOptions o;
+        o.data = data_;
+        o.epochs = epochs;
+        o.batch = 8;
+        o.imgsz = 128;
+        o.workers = 2;
+        o.device = "cpu";
+        o.warmup_epochs = 1;
+        o.close_mosaic = 2;
+        o.eval_interval = 100;  // validate after the last epoch only
+        o.project = dir_.filePath("runs").toStdString();
+        o.name = name;
+        return o;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        SynthOptions s;
+        s.out = dir_.filePath("shapes").toStdString();
+        s.n = 40;
+        s.imgsz = 128;
+        s.seed = 3;
+        data_ = render_synthetic_dataset(s).data_yaml;
+    }
+
+    void shortTrainingLowersTheLossAndBeatsTheUntrainedModel() {
+        std::vector<double> epoch_loss;
+        TrainOptions o = options("short", 30);
+        o.close_mosaic = 5;
+        const TrainResult r = train(o, [&](const TrainEvent& e) {
+            if (e.kind == TrainEvent::Kind::Epoch) epoch_loss.push_back(e.loss);
+        });
+        QCOMPARE(r.epochs_run, 30);
+        QCOMPARE(epoch_loss.size(), std::size_t(30));
+        qInfo("epoch loss %.3f → %.3f, best mAP50-95 %.4f", epoch_loss.front(), epoch_loss.back(), r.best_map50_95);
+        QVERIFY(epoch_loss.back() < epoch_loss.front() - 2.0);
+        QVERIFY(fs::exists(r.last) && fs::exists(r.best));
+        QVERIFY(fs::exists(fs::path(r.save_dir) / "results.csv"));
+
+        Model untrained = Model::create("yolo9-t", 6, "cpu");
+        Model trained = Model::load(r.best, "cpu");
+        ValOptions vo;
+        vo.imgsz = 128;
+        const double before = validate(untrained, data_, vo).metrics.map50;
+        const double after = validate(trained, data_, vo).metrics.map50;
+        qInfo("mAP50 untrained %.4f, trained %.4f", before, after);
+        QVERIFY(after > before);
+        QCOMPARE(trained.info().names.front(), std::string("circle"));
+    }
+
+    void resumeGivesTheSameLossAsAnUninterruptedRun() {
+        double uninterrupted = 0, resumed = 0;
+        train(options("straight", 3), [&](const TrainEvent& e) {
+            if (e.kind == TrainEvent::Kind::Batch && e.epoch == 3 && e.batch == 1) uninterrupted = e.loss;
+        });
+        std::atomic<bool> stop{false};
+        const TrainResult first = train(
+            options("interrupted", 3),
+            [&](const TrainEvent& e) {
+                if (e.kind == TrainEvent::Kind::Batch && e.epoch == 3) stop = true;
+            },
+            &stop);
+        QVERIFY(first.stopped);
+        QCOMPARE(first.epochs_run, 2);
+        TrainOptions again = options("interrupted", 3);
+        again.resume = true;
+        const TrainResult second = train(again, [&](const TrainEvent& e) {
+            if (e.kind == TrainEvent::Kind::Batch && e.epoch == 3 && e.batch == 1) resumed = e.loss;
+        });
+        QCOMPARE(second.epochs_run, 3);
+        qInfo("epoch 3 batch 1 loss: uninterrupted %.8f, resumed %.8f", uninterrupted, resumed);
+        QVERIFY(uninterrupted > 0);
+        QVERIFY(std::abs(uninterrupted - resumed) < 1e-5 * uninterrupted);
+        std::ifstream csv(fs::path(second.save_dir) / "results.csv");
+        int lines = 0;
+        for (std::string line; std::getline(csv, line);) ++lines;
+        QCOMPARE(lines, 4);  // header + 3 epochs, none twice
+    }
+
+    void badImagesAndRowsAreSkippedAndCounted() {
+        const fs::path root = fs::path(data_).parent_path();
+        std::ofstream(root / "images/train/broken.jpg") << "not an image";
+        std::ofstream(root / "labels/train/000000.txt", std::ios::app) << "9 0.5 0.5 0.1 0.1\nnonsense\n";
+        std::vector<std::string> warnings;
+        set_log_callback([&](LogLevel l, const std::string&, const std::string& m) {
+            if (l >= LogLevel::Warning) warnings.push_back(m);
+        });
+        const TrainResult r = train(options("dirty", 1));
+        set_log_callback({});
+        QCOMPARE(r.epochs_run, 1);
+        bool counted = false;
+        for (const auto& w : warnings)
+            counted |= w.find("skipped 1 unreadable image(s) and 2 bad label row(s)") != std::string::npos;
+        QVERIFY(counted);
+    }
+
+    void badOptionsNameTheKey() {
+        TrainOptions o = options("bad", 0);
+        QVERIFY(testing::error_of([&] { train(o); }).find("epochs") != std::string::npos);
+        o = options("bad", 1);
+        o.imgsz = 100;
+        QVERIFY(testing::error_of([&] { train(o); }).find("imgsz") != std::string::npos);
+        o = options("bad", 1);
+        o.optimizer = "Lion";
+        QVERIFY(testing::error_of([&] { train(o); }).find("'Lion'") != std::string::npos);
+        o = options("nothing-here", 1);
+        o.resume = true;
+        QVERIFY_THROWS_EXCEPTION(FileNotFound, train(o));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTrain)
+#include "test_train.moc"
