@@ -1,0 +1,49 @@
+#include "cli_common.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+
+extern char** environ;
+
+namespace libreyolo::cli {
+
+std::string with_thousands(long long n) {
+    const std::string digits = std::to_string(n < 0 ? -n : n);
+    std::string out = n < 0 ? "-" : "";
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(',');
+        out.push_back(digits[i]);
+    }
+    return out;
+}
+
+std::string default_sample_image() {
+    if (const char* env = std::getenv("LIBREYOLO_SAMPLE_IMAGE")) return env;
+    return LIBREYOLO_SAMPLE_IMAGE;
+}
+
+void warn_if_random(const Model& model) {
+    const ModelInfo info = model.info();
+    if (!info.pretrained)
+        log_warning("model", "no weights file given: " + info.family + "-" + info.size +
+                                 " has random weights, so its detections are meaningless");
+}
+
+int run_process(const std::vector<std::string>& argv) {
+    std::vector<char*> cargv;
+    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+    cargv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ) != 0)
+        throw Error("cannot start '" + argv[0] + "'");
+    int status = 0;
+    if (waitpid(pid, &status, 0) < 0) throw Error("lost track of '" + argv[0] + "'");
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+}  // namespace libreyolo::cli

@@ -1,0 +1,28 @@
+#pragma once
+// Pieces that several `libreyolo` commands share.
+#include <string>
+#include <vector>
+
+#include "libreyolo/model.h"
+
+namespace libreyolo::cli {
+
+// One `libreyolo <name>` command: its help text and what it runs (returns the exit code).
+struct Command {
+    const char* name;
+    const char* summary;
+    const char* help;
+    int (*run)(const std::vector<std::string>& argv);
+};
+
+const std::vector<Command>& commands();
+
+std::string with_thousands(long long n);
+// The bundled sample image ($LIBREYOLO_SAMPLE_IMAGE overrides).
+std::string default_sample_image();
+// One warning when model has random weights.
+void warn_if_random(const Model& model);
+// Runs argv[0] (found on PATH) with the rest as arguments; returns its exit status.
+int run_process(const std::vector<std::string>& argv);
+
+}  // namespace libreyolo::cli

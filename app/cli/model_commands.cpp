@@ -1,0 +1,118 @@
+// `libreyolo info / convert / version`.
+#include "cli_common.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <cstdlib>
+#include "args.h"
+#include "libreyolo/errors.h"
+
+#include "libreyolo/device.h"
+#include "libreyolo/families.h"
+#include "libreyolo/model.h"
+#include "libreyolo/version.h"
+
+namespace libreyolo::cli {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kInfoHelp = R"(libreyolo info — describe a model
+
+keys:
+  model=NAME|FILE   yolo9-t|s|m|c or a .safetensors checkpoint [the demo model]
+  imgsz=N           input size for the GFLOPs figure [the model's]
+  device=D          auto, cpu, cuda, cuda:N [cpu]
+  nc=N              class count for a model name (random init) [80]
+flags:
+  --json            print as JSON
+)";
+
+const char* kConvertHelp = R"(libreyolo convert — import a LibreYOLO checkpoint
+
+usage: libreyolo convert IN.pt [OUT.safetensors]
+
+Reads a LibreYOLO .pt checkpoint with the Python of the venv that holds torch (LIBREYOLO_PYTHON
+overrides it), writes the weights and the checkpoint fields (model_family, size, task, nc, names,
+imgsz) as safetensors, then loads the result here to prove that it fits.
+)";
+
+int run_info(const std::vector<std::string>& argv) {
+    const Arguments args = parse_arguments(argv, {"model", "imgsz", "device", "nc"}, {"json"});
+    const std::string name = args.get("model", default_model());
+    const std::string device = args.get("device", "cpu");
+    Model model = args.has("nc") ? Model::create(name, args.get_int("nc", 80), device) : Model::load(name, device);
+    const ModelInfo info = model.info();
+    const int imgsz = args.get_int("imgsz", info.imgsz);
+    const double gflops = model.gflops(imgsz);
+    const FamilyTraits& traits = family_traits(info.family);
+    if (args.flags.count("json")) {
+        std::printf(
+            "{\"family\": \"%s\", \"size\": \"%s\", \"task\": \"%s\", \"nc\": %d, \"parameters\": %lld, "
+            "\"gflops\": %.3f, \"imgsz\": %d, \"device\": \"%s\", \"source\": \"%s\"}\n",
+            info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc, static_cast<long long>(info.parameters),
+            gflops, imgsz, info.device.c_str(), info.source.c_str());
+        return 0;
+    }
+    std::printf("model       %s-%s (%s)\n", info.family.c_str(), info.size.c_str(), traits.display_name.c_str());
+    std::printf("task        %s\n", info.task.c_str());
+    std::printf("source      %s\n", info.source.c_str());
+    std::printf("classes     %d\n", info.nc);
+    std::printf("parameters  %s\n", with_thousands(info.parameters).c_str());
+    std::printf("GFLOPs      %.1f (imgsz %d)\n", gflops, imgsz);
+    std::printf("imgsz       %d\n", info.imgsz);
+    std::printf("device      %s\n", info.device.c_str());
+    std::printf("cuda graph  %s\n",
+                traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
+    return 0;
+}
+
+int run_convert(const std::vector<std::string>& argv) {
+    const Arguments args = parse_arguments(argv, {}, {}, 2);
+    if (args.positional.empty())
+        throw InvalidArgument("convert: name the input checkpoint (libreyolo convert IN.pt [OUT.safetensors])");
+    const fs::path in = args.positional[0];
+    const fs::path out =
+        args.positional.size() > 1 ? fs::path(args.positional[1]) : fs::path(in).replace_extension(".safetensors");
+    std::error_code ec;
+    if (!fs::exists(in, ec)) throw FileNotFound("convert: '" + in.string() + "': no such file");
+    if (out.extension() != ".safetensors")
+        throw InvalidArgument("convert: output '" + out.string() + "' must end in .safetensors");
+
+    const char* python_env = std::getenv("LIBREYOLO_PYTHON");
+    const std::string python = python_env ? python_env : LIBREYOLO_DEFAULT_PYTHON;
+    const char* script_env = std::getenv("LIBREYOLO_CONVERT_SCRIPT");
+    const std::string script = script_env ? script_env : LIBREYOLO_CONVERT_SCRIPT;
+    const int rc = run_process({python, script, in.string(), out.string()});
+    if (rc != 0) {
+        std::cerr << "error: converting " << in.string() << " failed (the lines above say why)\n";
+        return 1;
+    }
+    Model model = Model::load(out.string(), "cpu");
+    const ModelInfo info = model.info();
+    std::printf("converted %s -> %s: %s-%s %s, %d classes, %s parameters\n", in.string().c_str(), out.string().c_str(),
+                info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc,
+                with_thousands(info.parameters).c_str());
+    return 0;
+}
+
+int run_version(const std::vector<std::string>& argv) {
+    parse_arguments(argv, {}, {});
+    std::printf("libreyolo %s\nlibtorch  %s\ncuda      %s (%s)\n", version().c_str(), torch_version().c_str(),
+                cuda_version().c_str(),
+                cuda_available() ? std::to_string(cuda_device_count()).append(" device(s)").c_str() : "no device");
+    return 0;
+}
+
+}  // namespace
+
+extern const Command kInfoCommand{"info", "describe a model (family, size, classes, parameters, GFLOPs)", kInfoHelp,
+                                  run_info};
+extern const Command kConvertCommand{"convert", "turn a LibreYOLO .pt checkpoint into .safetensors", kConvertHelp,
+                                     run_convert};
+extern const Command kVersionCommand{"version", "print versions of libreyolo, LibTorch and CUDA",
+                                     "libreyolo version — print versions of libreyolo, LibTorch and CUDA\n",
+                                     run_version};
+
+}  // namespace libreyolo::cli

@@ -1,0 +1,116 @@
+// `libreyolo predict`.
+#include "cli_common.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <map>
+#include <sstream>
+#include "args.h"
+#include "libreyolo/errors.h"
+
+#include "libreyolo/model.h"
+
+namespace libreyolo::cli {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kPredictHelp = R"(libreyolo predict — detect objects
+
+keys (defaults in brackets):
+  model=NAME|FILE   yolo9-t|s|m|c (random init) or a .safetensors checkpoint [the demo model]
+  source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
+  conf=F            score threshold [0.25]
+  iou=F             NMS IoU threshold [0.45]
+  imgsz=N           input size, a multiple of 32 [the model's, 640]
+  max_det=N         detections kept per image [300]
+  batch=N           images per forward [1]
+  device=D          auto, cpu, cuda, cuda:N [auto]
+  vid_stride=N      predict every Nth video frame [1]
+  save=BOOL         write annotated images/videos under project/name [false]
+  project=DIR       [runs/predict]
+  name=NAME         run folder, numbered when it exists [predict]
+  exist_ok=BOOL     reuse project/name [false]
+flags:
+  --json            print results as JSON on stdout
+)";
+
+int run_predict(const std::vector<std::string>& argv) {
+    const Arguments args = parse_arguments(argv,
+                                           {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
+                                            "vid_stride", "save", "project", "name", "exist_ok"},
+                                           {"json"});
+    PredictOptions o;
+    o.conf = args.get_float("conf", o.conf);
+    o.iou = args.get_float("iou", o.iou);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    o.max_det = args.get_int("max_det", o.max_det);
+    o.batch = args.get_int("batch", o.batch);
+    o.vid_stride = args.get_int("vid_stride", o.vid_stride);
+    o.save = args.get_bool("save", o.save);
+    o.project = args.get("project", o.project);
+    o.name = args.get("name", o.name);
+    o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
+    const bool json = args.flags.count("json") != 0;
+    const std::string source = args.get("source", default_sample_image());
+
+    Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
+    warn_if_random(model);
+    const ModelInfo info = model.info();
+    const int imgsz = o.imgsz > 0 ? o.imgsz : info.imgsz;
+
+    int index = 0;
+    Speed total;
+    std::string saved_dir;
+    auto print = [&](const Result& r) {
+        ++index;
+        total.preprocess_ms += r.speed.preprocess_ms;
+        total.inference_ms += r.speed.inference_ms;
+        total.postprocess_ms += r.speed.postprocess_ms;
+        if (!r.saved_to.empty()) saved_dir = fs::path(r.saved_to).parent_path().string();
+        if (json) return true;
+        std::map<int, int> counts;
+        for (const auto& d : r.boxes) ++counts[d.cls];
+        std::ostringstream line;
+        line << (r.frame >= 0 ? "video frame " + std::to_string(r.frame) : "image " + std::to_string(index)) << " "
+             << r.path << ": " << r.orig_w << "x" << r.orig_h << " ";
+        if (counts.empty()) line << "(no detections) ";
+        for (const auto& [cls, n] : counts) line << n << " " << r.class_name(cls) << ", ";
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1fms", r.speed.inference_ms);
+        line << ms;
+        std::cout << line.str() << "\n";
+        for (const auto& d : r.boxes) {
+            char box[200];
+            std::snprintf(box, sizeof box, "  %-14s %.3f  [%.1f, %.1f, %.1f, %.1f]\n", r.class_name(d.cls).c_str(),
+                          d.conf, d.x1, d.y1, d.x2, d.y2);
+            std::cout << box;
+        }
+        std::cout.flush();
+        return true;
+    };
+    const std::vector<Result> results = model.predict(source, o, print);
+    if (json) {
+        std::cout << to_json(results) << "\n";
+    } else if (!results.empty()) {
+        const double n = static_cast<double>(results.size());
+        std::printf(
+            "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image at imgsz %d (batch %d, %s)\n",
+            total.preprocess_ms / n, total.inference_ms / n, total.postprocess_ms / n, imgsz, o.batch,
+            info.device.c_str());
+    }
+    if (!saved_dir.empty()) std::cerr << "Results saved to " << saved_dir << "\n";
+    if (results.empty()) {
+        std::cerr << "error: no image or frame of '" << source << "' could be read\n";
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+extern const Command kPredictCommand{"predict", "detect objects in images, folders, globs or videos", kPredictHelp,
+                                     run_predict};
+
+}  // namespace libreyolo::cli

@@ -1,0 +1,108 @@
+// `libreyolo train`.
+#include "cli_common.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <atomic>
+#include <csignal>
+#include "args.h"
+#include "libreyolo/errors.h"
+
+#include "libreyolo/train.h"
+
+namespace libreyolo::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::atomic<bool> g_stop_training{false};
+extern "C" void request_training_stop(int) {
+    g_stop_training = true;
+}
+
+const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
+
+keys (defaults in brackets):
+  model=NAME|FILE   yolo9-t|s|m|c from scratch, or a .safetensors checkpoint to fine-tune [yolo9-t]
+  data=FILE         the data YAML (required)
+  epochs=N [100]  batch=N [16]  imgsz=N [640]  workers=N [4]  device=D [auto]  seed=N [0]
+  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD]
+  lr0=F [0.01]  lrf=F [0.01]  momentum=F [0.937]  weight_decay=F [0.0005]  warmup_epochs=N [3]
+  mosaic=F [1.0]  close_mosaic=N [15]   (mosaic off for the last N epochs)
+  patience=N [50]  eval_interval=N [1]  save_period=N [-1]
+  project=DIR [runs/train]  name=NAME [exp]  exist_ok=BOOL [false]
+  resume=BOOL       continue project/name from its weights/last.* [false]
+  amp=BOOL          mixed precision on CUDA [true]
+flags:
+  --cuda-graph      capture the training step as a CUDA graph (not available yet: trains eager)
+Ctrl-C stops after the current batch and leaves a checkpoint that resume=true continues.
+Writes project/name/weights/{last,best}.safetensors and results.csv.
+)";
+
+int run_train(const std::vector<std::string>& argv) {
+    const Arguments args = parse_arguments(
+        argv, {"model",        "data",          "epochs",    "batch",        "imgsz",    "workers",
+               "device",       "seed",          "optimizer", "lr0",          "lrf",      "momentum",
+               "weight_decay", "warmup_epochs", "mosaic",    "close_mosaic", "patience", "eval_interval",
+               "save_period",  "project",       "name",      "exist_ok",     "resume",   "amp"},
+        {"cuda-graph"});
+    TrainOptions o;
+    o.model = args.get("model", o.model);
+    o.data = args.get("data");
+    o.epochs = args.get_int("epochs", o.epochs);
+    o.batch = args.get_int("batch", o.batch);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    o.workers = args.get_int("workers", o.workers);
+    o.device = args.get("device", o.device);
+    o.seed = args.get_int("seed", o.seed);
+    o.optimizer = args.get("optimizer", o.optimizer);
+    o.lr0 = args.get_float("lr0", static_cast<float>(o.lr0));
+    o.lrf = args.get_float("lrf", static_cast<float>(o.lrf));
+    o.momentum = args.get_float("momentum", static_cast<float>(o.momentum));
+    o.weight_decay = args.get_float("weight_decay", static_cast<float>(o.weight_decay));
+    o.warmup_epochs = args.get_int("warmup_epochs", o.warmup_epochs);
+    o.mosaic = args.get_float("mosaic", o.mosaic);
+    o.close_mosaic = args.get_int("close_mosaic", o.close_mosaic);
+    o.patience = args.get_int("patience", o.patience);
+    o.eval_interval = args.get_int("eval_interval", o.eval_interval);
+    o.save_period = args.get_int("save_period", o.save_period);
+    o.project = args.get("project", o.project);
+    o.name = args.get("name", o.name);
+    o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
+    o.resume = args.get_bool("resume", o.resume);
+    o.amp = args.get_bool("amp", o.amp);
+    o.cuda_graph = args.flags.count("cuda-graph") != 0;
+    if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
+
+    g_stop_training = false;
+    ::signal(SIGINT, request_training_stop);
+    const TrainResult r = train(
+        o,
+        [](const TrainEvent& e) {
+            if (e.kind == TrainEvent::Kind::Batch) {
+                std::fprintf(
+                    stderr, "\repoch %d/%d  batch %d/%d  loss %.4f (box %.4f dfl %.4f cls %.4f)  lr %.5f  %.0f ms ",
+                    e.epoch, e.epochs, e.batch, e.batches, e.loss, e.box_loss, e.dfl_loss, e.cls_loss, e.lr, e.step_ms);
+                return;
+            }
+            std::fprintf(stderr, "\n");
+            std::printf("epoch %d/%d: loss %.4f (box %.4f dfl %.4f cls %.4f)", e.epoch, e.epochs, e.loss, e.box_loss,
+                        e.dfl_loss, e.cls_loss);
+            if (e.map50 >= 0) std::printf("  mAP50 %.4f  mAP50-95 %.4f", e.map50, e.map50_95);
+            std::printf("  %.1f s\n", e.epoch_seconds);
+            std::fflush(stdout);
+        },
+        &g_stop_training);
+    ::signal(SIGINT, SIG_DFL);
+    std::printf("%s after %d epoch(s); best mAP50-95 %.4f\nResults saved to %s\n", r.stopped ? "Stopped" : "Finished",
+                r.epochs_run, r.best_map50_95, r.save_dir.c_str());
+    return 0;
+}
+
+}  // namespace
+
+extern const Command kTrainCommand{"train", "train a model on a dataset (LibreYOLO's YOLOv9 recipe)", kTrainHelp,
+                                   run_train};
+
+}  // namespace libreyolo::cli

@@ -1,0 +1,75 @@
+// `libreyolo val`.
+#include "cli_common.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include "args.h"
+#include "libreyolo/errors.h"
+
+#include "libreyolo/validate.h"
+
+namespace libreyolo::cli {
+namespace fs = std::filesystem;
+namespace {
+
+const char* kValHelp = R"(libreyolo val — score a model on a dataset split
+
+keys (defaults in brackets):
+  model=NAME|FILE   a .safetensors checkpoint [the demo model]
+  data=FILE         the data YAML (required)
+  split=NAME        val, train or test [val]
+  imgsz=N           input size [the model's]
+  batch=N           images per forward [8]
+  conf=F            score threshold [0.001]
+  iou=F             NMS IoU threshold [0.6]
+  max_det=N         boxes kept per image [300]
+  device=D          auto, cpu, cuda, cuda:N [auto]
+flags:
+  --json            print the metrics as JSON
+mAP follows the COCO rules (pycocotools' COCOeval: IoU .50:.05:.95, 101-point precision,
+100 detections per image and class); a row per class, then all classes.
+)";
+
+int run_val(const std::vector<std::string>& argv) {
+    const Arguments args = parse_arguments(
+        argv, {"model", "data", "split", "imgsz", "batch", "conf", "iou", "max_det", "device"}, {"json"});
+    if (!args.has("data")) throw InvalidArgument("data: name the dataset YAML (libreyolo val data=FILE)");
+    ValOptions o;
+    o.split = args.get("split", o.split);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    o.batch = args.get_int("batch", o.batch);
+    o.conf = args.get_float("conf", o.conf);
+    o.iou = args.get_float("iou", o.iou);
+    o.max_det = args.get_int("max_det", o.max_det);
+    Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
+    warn_if_random(model);
+    const bool json = args.flags.count("json") != 0;
+    const ValResult r = validate(model, args.get("data"), o, [&](int done, int total) {
+        if (!json) std::fprintf(stderr, "\rval %d/%d images", done, total);
+    });
+    if (!json) std::fprintf(stderr, "\n");
+    std::fflush(stderr);
+    const DetectionMetrics& m = r.metrics;
+    if (json) {
+        std::printf("{\"images\": %d, \"instances\": %d, \"mAP50\": %.6f, \"mAP50-95\": %.6f, \"skipped\": %d}\n",
+                    r.images, m.instances, m.map50, m.map50_95, r.skipped);
+        return 0;
+    }
+    std::printf("%-16s %8s %10s %8s %10s\n", "class", "images", "instances", "mAP50", "mAP50-95");
+    std::printf("%-16s %8d %10d %8.4f %10.4f\n", "all", r.images, m.instances, m.map50, m.map50_95);
+    for (std::size_t k = 0; k < r.names.size(); ++k) {
+        if (m.per_class_instances[k] == 0) continue;
+        std::printf("%-16s %8s %10d %8.4f %10.4f\n", r.names[k].c_str(), "", m.per_class_instances[k],
+                    m.per_class_map50[k], m.per_class_map50_95[k]);
+    }
+    std::printf("Speed: %.1fms per image (pre + inference + post); %d image(s) skipped\n", r.ms_per_image, r.skipped);
+    return 0;
+}
+
+}  // namespace
+
+extern const Command kValCommand{"val", "score a model on a dataset split (COCO mAP50, mAP50-95)", kValHelp, run_val};
+
+}  // namespace libreyolo::cli
