@@ -10,8 +10,12 @@
 #include "libreyolo/errors.h"
 #include "libreyolo/synth.h"
 
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
 using namespace libreyolo;
 using libreyolo::testing::error_of;
+using libreyolo::testing::read_all;
 namespace fs = std::filesystem;
 
 namespace {
@@ -138,6 +142,60 @@ private Q_SLOTS:
         QVERIFY(mentions("000001.txt:3: unknown class"));
         const DatasetReport quick = check_dataset(s.data_yaml, /*decode_images=*/false);
         QCOMPARE(quick.splits[0].corrupt_images, 0);
+    }
+
+    void readsCocoJsonAnnotations() {
+        SynthOptions o;
+        o.out = (root() / "coco").string();
+        o.n = 6;
+        o.imgsz = 96;
+        const SynthSummary s = render_synthetic_dataset(o);
+        const fs::path ds = root() / "coco";
+        // The same labels as COCO JSON, with category ids 10, 20, ... (not 0-based).
+        nlohmann::json doc = {{"images", nlohmann::json::array()},
+                              {"annotations", nlohmann::json::array()},
+                              {"categories", nlohmann::json::array()}};
+        for (int c = 0; c < 6; ++c)
+            doc["categories"].push_back({{"id", 10 * (c + 1)}, {"name", synthetic_class_names()[c]}});
+        int id = 0, ann = 0;
+        for (const auto& entry : fs::directory_iterator(ds / "images/train")) {
+            const cv::Mat img = cv::imread(entry.path().string());
+            doc["images"].push_back({{"id", ++id},
+                                     {"file_name", entry.path().filename().string()},
+                                     {"width", img.cols},
+                                     {"height", img.rows}});
+            for (const auto& b : parse_label_text(read_all(label_path_for(entry.path().string())), 6).boxes)
+                doc["annotations"].push_back(
+                    {{"id", ++ann},
+                     {"image_id", id},
+                     {"category_id", 10 * (b.cls + 1)},
+                     {"bbox",
+                      {(b.cx - b.w / 2) * img.cols, (b.cy - b.h / 2) * img.rows, b.w * img.cols, b.h * img.rows}},
+                     {"iscrowd", 0}});
+        }
+        doc["annotations"].push_back({{"id", ++ann}, {"image_id", 1}, {"category_id", 99}, {"bbox", {1, 1, 5, 5}}});
+        doc["annotations"].push_back(
+            {{"id", ++ann}, {"image_id", 1}, {"category_id", 10}, {"bbox", {1, 1, 5, 5}}, {"iscrowd", 1}});
+        write(ds / "annotations/train.json", doc.dump());
+        write(ds / "coco.yaml",
+              "path: .\ntrain: images/train\nval: images/val\nannotations: {train: annotations/train.json}\n"
+              "names: [circle, square, triangle, star, hexagon, cross]\n");
+        const DatasetConfig c = load_dataset_config((ds / "coco.yaml").string());
+        const auto coco = load_split_labels(c, "train");
+        const auto yolo = load_split_labels(load_dataset_config(s.data_yaml), "train");
+        QCOMPARE(coco.size(), yolo.size());
+        int coco_boxes = 0, yolo_boxes = 0;
+        for (const auto& i : coco) coco_boxes += static_cast<int>(i.labels.boxes.size());
+        for (const auto& i : yolo) yolo_boxes += static_cast<int>(i.labels.boxes.size());
+        QCOMPARE(coco_boxes, yolo_boxes);  // the crowd box is left out
+        const DatasetReport r = check_dataset((ds / "coco.yaml").string());
+        QCOMPARE(r.splits[0].unknown_class, 1);
+        QCOMPARE(r.splits[1].images, s.val_images);  // val has no JSON: YOLO labels
+
+        doc["images"] = nlohmann::json::array({{{"id", 1}}});
+        write(ds / "annotations/train.json", doc.dump());
+        const std::string e = error_of([&] { load_split_labels(c, "train"); });
+        QVERIFY2(e.find("train.json: image 1 has no 'file_name'") != std::string::npos, e.c_str());
     }
 
     void listsImagesFromTextFiles() {

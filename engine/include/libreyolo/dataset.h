@@ -1,6 +1,7 @@
 #pragma once
 // Datasets in LibreYOLO/Ultralytics YOLO format: the data YAML, image lists, label files, and the
 // check that `libreyolo check` and training run over them.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ struct DatasetConfig {
     // Each split's entries as written (folders, .txt lists, single images), resolved to absolute paths.
     std::vector<std::string> train, val, test;
     std::vector<std::string> names;  // index = class id
+    // COCO JSON annotation files by split (`annotations: {train: ..., val: ...}`), resolved. A split
+    // listed here takes its labels from the JSON, its images from the split's single folder.
+    std::map<std::string, std::string> annotations;
 };
 
 // Reads a data YAML. Throws FileNotFound for a missing file and FormatError naming the file and
@@ -46,6 +50,18 @@ struct LabelFile {
 // Parses `cls cx cy w h` rows (and `cls x1 y1 x2 y2 ...` polygon rows, reduced to their box).
 // nc bounds the class ids. Bad rows are dropped and reported, never fatal.
 LabelFile parse_label_text(const std::string& text, int nc);
+
+// One image of a split and its labels, from YOLO .txt files or a COCO JSON.
+struct LabelledImage {
+    std::string image;
+    std::string label_source;  // the .txt or .json the labels came from, "" when none
+    LabelFile labels;
+};
+
+// Every image of split ("train", "val", "test") with its labels. COCO categories become classes
+// 0..n-1 in ascending category-id order (LibreYOLO's COCODataset); crowd annotations are left out.
+// Throws FileNotFound / FormatError naming the JSON file and the field at fault.
+std::vector<LabelledImage> load_split_labels(const DatasetConfig& config, const std::string& split);
 
 struct SplitReport {
     std::string split;

@@ -1,6 +1,7 @@
 #include "libreyolo/dataset.h"
 
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -59,7 +60,8 @@ DatasetConfig load_dataset_config(const std::string& yaml_path) {
     if (!doc.IsMap()) throw FormatError(yaml_path + ": not a mapping of keys (path, train, val, names, ...)");
 
     // Dataset hubs add keys of their own (download, roboflow, license...): say so, do not refuse.
-    static const std::set<std::string> known = {"path", "train", "val", "test", "names", "nc", "download"};
+    static const std::set<std::string> known = {"path",  "train", "val",      "test",
+                                                "names", "nc",    "download", "annotations"};
     for (const auto& kv : doc) {
         const std::string key = kv.first.as<std::string>();
         if (!known.count(key))
@@ -83,6 +85,17 @@ DatasetConfig load_dataset_config(const std::string& yaml_path) {
     c.train = split_entries(doc["train"], yaml_path, "train", root);
     c.val = split_entries(doc["val"], yaml_path, "val", root);
     if (doc["test"] && !doc["test"].IsNull()) c.test = split_entries(doc["test"], yaml_path, "test", root);
+
+    if (const YAML::Node ann = doc["annotations"]) {
+        if (!ann.IsMap())
+            bad_key(yaml_path, "annotations", "expected split: COCO JSON path (annotations: {train: a.json})");
+        for (const auto& kv : ann) {
+            const std::string split = kv.first.Scalar();
+            if (split != "train" && split != "val" && split != "test")
+                bad_key(yaml_path, "annotations", "split '" + split + "' is not train, val or test");
+            c.annotations[split] = split_entries(kv.second, yaml_path, "annotations." + split, root).front();
+        }
+    }
 
     const YAML::Node names = doc["names"];
     if (!names) bad_key(yaml_path, "names", "missing (class names as a list or an index: name mapping)");
@@ -234,6 +247,109 @@ LabelFile parse_label_text(const std::string& text, int nc) {
     return out;
 }
 
+namespace {
+
+const std::vector<std::string>& split_sources(const DatasetConfig& c, const std::string& split) {
+    if (split == "train") return c.train;
+    if (split == "val") return c.val;
+    if (split == "test") return c.test;
+    throw InvalidArgument("split: '" + split + "' is not train, val or test");
+}
+
+std::vector<LabelledImage> load_coco_labels(const std::string& json_path, const std::vector<std::string>& sources,
+                                            int nc) {
+    std::error_code ec;
+    if (!fs::is_regular_file(json_path, ec)) throw FileNotFound("annotations: '" + json_path + "': no such file");
+    if (sources.size() != 1 || !fs::is_directory(sources.front(), ec))
+        throw FormatError(json_path + ": a COCO JSON split needs one image folder as its split entry");
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(read_text(json_path));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(json_path + ": not JSON: " + e.what());
+    }
+    auto field = [&](const nlohmann::json& obj, const char* key, const std::string& where) -> const nlohmann::json& {
+        if (!obj.is_object() || !obj.contains(key))
+            throw FormatError(json_path + ": " + where + " has no '" + key + "'");
+        return obj.at(key);
+    };
+    std::vector<int64_t> category_ids;
+    for (const auto& c : field(doc, "categories", "the file"))
+        category_ids.push_back(field(c, "id", "a category").get<int64_t>());
+    std::sort(category_ids.begin(), category_ids.end());
+    if (static_cast<int>(category_ids.size()) != nc)
+        throw FormatError(json_path + ": " + std::to_string(category_ids.size()) + " categories but names has " +
+                          std::to_string(nc) + " classes");
+    std::map<int64_t, int> class_of;
+    for (std::size_t i = 0; i < category_ids.size(); ++i) class_of[category_ids[i]] = static_cast<int>(i);
+
+    std::map<int64_t, std::size_t> index_of;
+    std::vector<LabelledImage> out;
+    std::vector<std::pair<double, double>> size_of;
+    for (const auto& img : field(doc, "images", "the file")) {
+        const int64_t id = field(img, "id", "an image").get<int64_t>();
+        index_of[id] = out.size();
+        out.push_back(
+            {(fs::path(sources.front()) / field(img, "file_name", "image " + std::to_string(id)).get<std::string>())
+                 .string(),
+             json_path,
+             {}});
+        size_of.emplace_back(field(img, "width", "image " + std::to_string(id)).get<double>(),
+                             field(img, "height", "image " + std::to_string(id)).get<double>());
+    }
+    int number = 0;
+    for (const auto& a : field(doc, "annotations", "the file")) {
+        ++number;
+        const std::string where = "annotation " + std::to_string(a.value("id", number));
+        const auto it = index_of.find(field(a, "image_id", where).get<int64_t>());
+        LabelledImage* target = it == index_of.end() ? nullptr : &out[it->second];
+        if (!target)
+            throw FormatError(json_path + ": " + where + " refers to image " + a["image_id"].dump() +
+                              ", which is not listed");
+        if (a.value("iscrowd", 0) != 0) continue;
+        const auto cls = class_of.find(field(a, "category_id", where).get<int64_t>());
+        const auto& bbox = field(a, "bbox", where);
+        const auto [w, h] = size_of[it->second];
+        if (cls == class_of.end()) {
+            target->labels.problems.push_back(
+                {number, "unknown class", where + ": category " + a["category_id"].dump() + " is not in categories"});
+            continue;
+        }
+        if (!bbox.is_array() || bbox.size() != 4 || w <= 0 || h <= 0) {
+            target->labels.problems.push_back({number, "malformed", where + ": bbox is not [x, y, w, h]"});
+            continue;
+        }
+        const double x = bbox[0], y = bbox[1], bw = bbox[2], bh = bbox[3];
+        if (bw <= 0 || bh <= 0 || x < -0.5 || y < -0.5 || x + bw > w + 0.5 || y + bh > h + 0.5) {
+            target->labels.problems.push_back({number, "out of range", where + ": bbox outside the image or empty"});
+            continue;
+        }
+        target->labels.boxes.push_back(
+            {cls->second, float((x + bw / 2) / w), float((y + bh / 2) / h), float(bw / w), float(bh / h)});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<LabelledImage> load_split_labels(const DatasetConfig& config, const std::string& split) {
+    const std::vector<std::string>& sources = split_sources(config, split);
+    const int nc = static_cast<int>(config.names.size());
+    if (auto it = config.annotations.find(split); it != config.annotations.end())
+        return load_coco_labels(it->second, sources, nc);
+    std::vector<LabelledImage> out;
+    for (const auto& image : list_images(sources)) {
+        LabelledImage item{image, label_path_for(image), {}};
+        std::error_code ec;
+        if (fs::exists(item.label_source, ec))
+            item.labels = parse_label_text(read_text(item.label_source), nc);
+        else
+            item.label_source.clear();
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
 bool DatasetReport::usable() const {
     for (const auto& s : splits)
         if ((s.split == "train" || s.split == "val") && s.usable == 0) return false;
@@ -243,31 +359,23 @@ bool DatasetReport::usable() const {
 DatasetReport check_dataset(const std::string& yaml_path, bool decode_images) {
     DatasetReport report;
     report.config = load_dataset_config(yaml_path);
-    const int nc = static_cast<int>(report.config.names.size());
-    std::vector<std::pair<std::string, const std::vector<std::string>*>> splits = {{"train", &report.config.train},
-                                                                                   {"val", &report.config.val}};
-    if (!report.config.test.empty()) splits.emplace_back("test", &report.config.test);
-    for (const auto& [name, sources] : splits) {
+    std::vector<std::string> splits = {"train", "val"};
+    if (!report.config.test.empty()) splits.push_back("test");
+    for (const auto& name : splits) {
         SplitReport s;
         s.split = name;
-        const std::vector<std::string> images = list_images(*sources);
+        const std::vector<LabelledImage> images = load_split_labels(report.config, name);
         s.images = static_cast<int>(images.size());
-        for (const auto& image : images) {
-            if (decode_images && predict::read_image(image).empty()) {
+        for (const auto& item : images) {
+            if (decode_images && predict::read_image(item.image).empty()) {
                 ++s.corrupt_images;
-                s.problems.push_back(image + ": cannot decode the image (corrupt, truncated or missing); skipped");
+                s.problems.push_back(item.image + ": cannot decode the image (corrupt, truncated or missing); skipped");
                 continue;
             }
             ++s.usable;
-            const std::string label = label_path_for(image);
-            std::error_code ec;
-            if (!fs::exists(label, ec)) {
-                ++s.backgrounds;
-                continue;
-            }
-            const LabelFile parsed = parse_label_text(read_text(label), nc);
-            for (const auto& p : parsed.problems) {
-                s.problems.push_back(label + ":" + std::to_string(p.line) + ": " + p.kind + ": " + p.message);
+            for (const auto& p : item.labels.problems) {
+                s.problems.push_back(item.label_source + ":" + std::to_string(p.line) + ": " + p.kind + ": " +
+                                     p.message);
                 if (p.kind == "malformed")
                     ++s.malformed;
                 else if (p.kind == "out of range")
@@ -277,9 +385,9 @@ DatasetReport check_dataset(const std::string& yaml_path, bool decode_images) {
                 else if (p.kind == "duplicate")
                     ++s.duplicates;
             }
-            s.boxes += static_cast<int>(parsed.boxes.size());
-            s.polygons += parsed.polygons;
-            if (parsed.boxes.empty())
+            s.boxes += static_cast<int>(item.labels.boxes.size());
+            s.polygons += item.labels.polygons;
+            if (item.labels.boxes.empty())
                 ++s.backgrounds;
             else
                 ++s.labelled;

@@ -2,7 +2,6 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include <fstream>
 #include <numeric>
 
 #include "libreyolo/errors.h"
@@ -11,23 +10,16 @@
 
 namespace libreyolo::data {
 
-LoadedSplit load_split(const std::vector<std::string>& sources, int nc) {
+LoadedSplit load_split(const DatasetConfig& config, const std::string& split) {
     LoadedSplit out;
-    for (const auto& image : list_images(sources)) {
-        if (predict::read_image(image).empty()) {
+    for (auto& item : load_split_labels(config, split)) {
+        if (predict::read_image(item.image).empty()) {
             ++out.corrupt_images;
-            log_warning("data", image + ": cannot decode the image; skipped");
+            log_warning("data", item.image + ": cannot decode the image; skipped");
             continue;
         }
-        DatasetItem item{image, {}};
-        std::ifstream in(label_path_for(image), std::ios::binary);
-        if (in) {
-            const LabelFile f =
-                parse_label_text({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}, nc);
-            item.labels = f.boxes;
-            out.dropped_rows += static_cast<int>(f.problems.size());
-        }
-        out.items.push_back(std::move(item));
+        out.dropped_rows += static_cast<int>(item.labels.problems.size());
+        out.items.push_back({std::move(item.image), std::move(item.labels.boxes)});
     }
     return out;
 }

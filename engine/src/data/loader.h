@@ -26,7 +26,7 @@ struct LoadedSplit {
 };
 
 // Reads a split's images and labels, skipping what `libreyolo check` reports.
-LoadedSplit load_split(const std::vector<std::string>& sources, int nc);
+LoadedSplit load_split(const DatasetConfig& config, const std::string& split);
 
 struct Batch {
     torch::Tensor images;   // (B, 3, S, S) float32 in [0, 1]

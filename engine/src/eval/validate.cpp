@@ -3,7 +3,6 @@
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
-#include <fstream>
 
 #include "libreyolo/dataset.h"
 #include "libreyolo/errors.h"
@@ -20,13 +19,8 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
     if (nc != info.nc)
         throw FormatError(data_yaml + ": the dataset has " + std::to_string(nc) + " classes but the model " +
                           info.source + " has " + std::to_string(info.nc));
-    const std::vector<std::string>* sources = o.split == "val"     ? &config.val
-                                              : o.split == "train" ? &config.train
-                                              : o.split == "test"  ? &config.test
-                                                                   : nullptr;
-    if (!sources) throw InvalidArgument("split: '" + o.split + "' is not train, val or test");
-    if (sources->empty()) throw FormatError(data_yaml + ": key '" + o.split + "' is missing or empty");
-    const std::vector<std::string> images = list_images(*sources);
+    if (o.split == "test" && config.test.empty()) throw FormatError(data_yaml + ": key 'test' is missing");
+    const std::vector<LabelledImage> images = load_split_labels(config, o.split);
     if (images.empty()) throw FileNotFound(data_yaml + ": the " + o.split + " split has no images");
 
     PredictOptions po;
@@ -46,9 +40,9 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
         std::vector<cv::Mat> rgb;
         std::vector<int> ids;
         for (int i = start; i < std::min(total, start + po.batch); ++i) {
-            cv::Mat bgr = predict::read_image(images[i]);
+            cv::Mat bgr = predict::read_image(images[i].image);
             if (bgr.empty()) {
-                log_warning("val", images[i] + ": cannot decode image; skipped");
+                log_warning("val", images[i].image + ": cannot decode image; skipped");
                 ++result.skipped;
                 continue;
             }
@@ -56,11 +50,8 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
             cv::cvtColor(bgr, converted, cv::COLOR_BGR2RGB);
             rgb.push_back(converted);
             ids.push_back(i);
-            std::ifstream in(label_path_for(images[i]), std::ios::binary);
-            const LabelFile labels =
-                parse_label_text({std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()}, nc);
             const double w = bgr.cols, h = bgr.rows;
-            for (const auto& b : labels.boxes)
+            for (const auto& b : images[i].labels.boxes)
                 ground_truth.push_back({i, b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
                                         (b.cy + b.h / 2) * h, 1.0});
         }

@@ -245,7 +245,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     ema.impl->net->eval();
     for (auto& p : ema.impl->net->parameters()) p.set_requires_grad(false);
 
-    const data::LoadedSplit split = data::load_split(config.train, nc);
+    const data::LoadedSplit split = data::load_split(config, "train");
     if (split.corrupt_images || split.dropped_rows)
         log_warning("train", "skipped " + std::to_string(split.corrupt_images) + " unreadable image(s) and " +
                                  std::to_string(split.dropped_rows) +
