@@ -24,6 +24,7 @@ keys (defaults in brackets):
   seed=N            the same seed renders the same dataset [0]
   val=F             share of images in the val split [0.2]
   max_objects=N     shapes per image, at most [8]
+  format=EXT        jpg, png or ppm [jpg]
 Writes DIR/images/{train,val}/*.jpg, DIR/labels/{train,val}/*.txt (cls cx cy w h, normalised) and
 DIR/data.yaml with the class names: circle, square, triangle, star, hexagon, cross.
 )";
@@ -41,7 +42,7 @@ has no usable image.
 )";
 
 int run_synth(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(argv, {"out", "n", "imgsz", "seed", "val", "max_objects"}, {});
+    const Arguments args = parse_arguments(argv, {"out", "n", "imgsz", "seed", "val", "max_objects", "format"}, {});
     SynthOptions o;
     o.out = args.get("out");
     o.n = args.get_int("n", o.n);
@@ -51,6 +52,7 @@ int run_synth(const std::vector<std::string>& argv) {
     o.seed = static_cast<std::uint64_t>(seed);
     o.val_fraction = args.get_float("val", static_cast<float>(o.val_fraction));
     o.max_objects = args.get_int("max_objects", o.max_objects);
+    o.format = args.get("format", o.format);
     const SynthSummary s = render_synthetic_dataset(o);
     std::printf("wrote %d train + %d val images with %d objects; dataset: %s\n", s.train_images, s.val_images,
                 s.objects, s.data_yaml.c_str());

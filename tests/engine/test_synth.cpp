@@ -71,6 +71,20 @@ private Q_SLOTS:
         QVERIFY(read_all(root() / "b1/labels/train/000004.txt") != read_all(root() / "c/labels/train/000004.txt"));
     }
 
+    void writesPngAndPpmToo() {
+        for (const char* format : {"png", "ppm"}) {
+            SynthOptions o = options(format, 1);
+            o.format = format;
+            render_synthetic_dataset(o);
+            const fs::path image = root() / format / "images/train" / (std::string("000000.") + format);
+            QVERIFY2(fs::exists(image), image.string().c_str());
+            QCOMPARE(cv::imread(image.string()).cols, 160);
+        }
+        SynthOptions o = options("gif", 1);
+        o.format = "gif";
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, render_synthetic_dataset(o));
+    }
+
     void badOptionsNameTheKey() {
         SynthOptions o = options("bad", 0);
         o.n = 1;

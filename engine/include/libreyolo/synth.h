@@ -14,6 +14,7 @@ struct SynthOptions {
     std::uint64_t seed = 0;     // the same seed renders the same bytes
     double val_fraction = 0.2;  // share of images in the val split
     int max_objects = 8;        // per image, at least 1
+    std::string format = "jpg"; // jpg, png, or ppm (also where the build has no image codecs)
 };
 
 struct SynthSummary {

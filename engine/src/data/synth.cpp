@@ -190,6 +190,8 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
     if (o.imgsz < 32) throw InvalidArgument("imgsz: must be at least 32, got " + std::to_string(o.imgsz));
     if (!(o.val_fraction > 0 && o.val_fraction < 1)) throw InvalidArgument("val: must be within (0, 1)");
     if (o.max_objects < 1) throw InvalidArgument("max_objects: must be at least 1");
+    if (o.format != "jpg" && o.format != "png" && o.format != "ppm")
+        throw InvalidArgument("format: '" + o.format + "' is not jpg, png or ppm");
 
     const fs::path root = fs::absolute(o.out);
     const int val = std::clamp(static_cast<int>(std::lround(o.n * o.val_fraction)), 1, o.n - 1);
@@ -210,7 +212,7 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
         const char* split = i < summary.train_images ? "train" : "val";
         char stem[32];
         std::snprintf(stem, sizeof stem, "%06d", i);
-        predict::write_image(root / "images" / split / (std::string(stem) + ".jpg"), img);
+        predict::write_image(root / "images" / split / (std::string(stem) + "." + o.format), img);
         const std::string labels = label_lines(placed, img.cols, img.rows);
         io::write_file_atomically(root / "labels" / split / (std::string(stem) + ".txt"),
                                   [&](std::ostream& out) { out << labels; });

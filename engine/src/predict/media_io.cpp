@@ -1,5 +1,9 @@
 #include "predict/media_io.h"
 
+#include <opencv2/imgproc.hpp>
+
+#include <fstream>
+
 #include "libreyolo/errors.h"
 
 #ifdef LIBREYOLO_HAVE_IMGCODECS
@@ -11,6 +15,32 @@
 
 namespace libreyolo::predict {
 
+#ifndef LIBREYOLO_HAVE_IMGCODECS
+namespace {
+
+// Binary PPM (P6), the one format read and written without OpenCV's codecs, so that builds
+// without them (the GPU test host) can still render, train on and predict files.
+bool is_ppm(const std::filesystem::path& path) {
+    return path.extension() == ".ppm";
+}
+
+cv::Mat read_ppm(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string magic;
+    int width = 0, height = 0, maxval = 0;
+    if (!(in >> magic >> width >> height >> maxval) || magic != "P6" || width <= 0 || height <= 0 || maxval != 255)
+        return {};
+    in.get();  // the single whitespace before the pixels
+    cv::Mat rgb(height, width, CV_8UC3);
+    if (!in.read(reinterpret_cast<char*>(rgb.data), static_cast<std::streamsize>(rgb.total() * 3))) return {};
+    cv::Mat bgr;
+    cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+    return bgr;
+}
+
+}  // namespace
+#endif
+
 cv::Mat read_image(const std::filesystem::path& path) {
 #ifdef LIBREYOLO_HAVE_IMGCODECS
     try {
@@ -19,7 +49,8 @@ cv::Mat read_image(const std::filesystem::path& path) {
         return {};
     }
 #else
-    throw NotSupported(path.string() + ": this build has no image decoder (OpenCV imgcodecs)");
+    if (is_ppm(path)) return read_ppm(path);
+    throw NotSupported(path.string() + ": this build has no image decoder (OpenCV imgcodecs) and reads only .ppm");
 #endif
 }
 
@@ -33,8 +64,14 @@ void write_image(const std::filesystem::path& path, const cv::Mat& bgr) {
     }
     if (!ok) throw Error(path.string() + ": cannot write image");
 #else
-    (void)bgr;
-    throw NotSupported(path.string() + ": this build has no image encoder (OpenCV imgcodecs)");
+    if (!is_ppm(path))
+        throw NotSupported(path.string() + ": this build has no image encoder (OpenCV imgcodecs) and writes only .ppm");
+    cv::Mat rgb;
+    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+    std::ofstream out(path, std::ios::binary);
+    out << "P6\n" << rgb.cols << " " << rgb.rows << "\n255\n";
+    out.write(reinterpret_cast<const char*>(rgb.data), static_cast<std::streamsize>(rgb.total() * 3));
+    if (!out) throw Error(path.string() + ": cannot write image");
 #endif
 }
 
