@@ -148,13 +148,20 @@ void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double 
 struct Ema {
     std::unique_ptr<Model::Impl> impl;
     int64_t updates = 0;
-    void update(torch::nn::Module& model) {
+    // (EMA tensor, model tensor) for every floating-point entry, paired once: the optimizer and
+    // checkpoint loading update both in place, so the pairs stay valid for the whole run.
+    std::vector<std::pair<torch::Tensor, torch::Tensor>> pairs;
+
+    void bind(torch::nn::Module& model) {
+        const auto src = io::state_dict(model);
+        for (auto& [k, v] : io::state_dict(*impl->net))
+            if (v.is_floating_point()) pairs.emplace_back(v, src.at(k));
+    }
+    void update() {
         torch::NoGradGuard no_grad;
         ++updates;
         const double d = 0.9999 * (1 - std::exp(-double(updates) / 2000.0));
-        const auto src = io::state_dict(model);
-        for (auto& [k, v] : io::state_dict(*impl->net))
-            if (v.is_floating_point()) v.mul_(d).add_(src.at(k).detach(), 1 - d);
+        for (auto& [ema, model] : pairs) ema.mul_(d).add_(model.detach(), 1 - d);
     }
 };
 
@@ -244,6 +251,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     ema.impl->net->to(device);
     ema.impl->net->eval();
     for (auto& p : ema.impl->net->parameters()) p.set_requires_grad(false);
+    ema.bind(*impl.net);
 
     const data::LoadedSplit split = data::load_split(config, "train");
     if (split.corrupt_images || split.dropped_rows)
@@ -323,7 +331,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             optimizer->zero_grad();
             parts.total.backward();
             optimizer->step();
-            ema.update(*net);
+            ema.update();
 
             const double values[4] = {parts.total.item<double>(), parts.box.item<double>(), parts.dfl.item<double>(),
                                       parts.cls.item<double>()};
