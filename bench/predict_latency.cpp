@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <map>
 #include <string>
+
 #include <vector>
+#include "bench_args.h"
 
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
@@ -27,19 +29,7 @@ int main(int argc, char** argv) {
                                                {"runs", "30"},       {"warmup", "5"}, {"device", "cpu"},
                                                {"conf", "0.25"}};
     bool json = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--json") {
-            json = true;
-            continue;
-        }
-        const auto eq = a.find('=');
-        if (eq == std::string::npos || !args.count(a.substr(0, eq))) {
-            std::fprintf(stderr, "bench_predict_latency: bad argument '%s'\n", a.c_str());
-            return 2;
-        }
-        args[a.substr(0, eq)] = a.substr(eq + 1);
-    }
+    if (!parse_bench_args(argc, argv, "bench_predict_latency", args, json)) return 2;
     if (args["source"].empty()) {
         std::fprintf(stderr, "bench_predict_latency: give source=IMAGE\n");
         return 2;

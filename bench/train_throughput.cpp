@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "bench_args.h"
+
 #include "libreyolo/train.h"
 #include "libreyolo/version.h"
 
@@ -14,19 +16,7 @@ int main(int argc, char** argv) {
         {"data", ""},      {"imgsz", "320"},     {"batch", "16"},          {"workers", "2"},
         {"device", "cpu"}, {"model", "yolo9-t"}, {"project", "runs/bench"}};
     bool json = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--json") {
-            json = true;
-            continue;
-        }
-        const auto eq = a.find('=');
-        if (eq == std::string::npos || !args.count(a.substr(0, eq))) {
-            std::fprintf(stderr, "bench_train_throughput: bad argument '%s'\n", a.c_str());
-            return 2;
-        }
-        args[a.substr(0, eq)] = a.substr(eq + 1);
-    }
+    if (!parse_bench_args(argc, argv, "bench_train_throughput", args, json)) return 2;
     libreyolo::TrainOptions o;
     o.data = args["data"];
     o.model = args["model"];
