@@ -28,6 +28,7 @@ BatchLoader::BatchLoader(std::vector<DatasetItem> items, LoaderOptions options)
     : items_(std::move(items)), options_(options) {
     if (items_.empty()) throw InvalidArgument("data: no usable training images");
     if (options_.batch < 1) throw InvalidArgument("batch: must be at least 1");
+    if (options_.pin_memory) pinner_ = std::make_unique<PinMemoryThread>();
 }
 
 BatchLoader::~BatchLoader() {
@@ -57,8 +58,9 @@ void BatchLoader::begin_epoch(int epoch, bool use_mosaic) {
 }
 
 void BatchLoader::launch(int index) {
-    pending_.push_back(std::async(
-        std::launch::async, [this, index, epoch = epoch_, mosaic = mosaic_] { return build(epoch, index, mosaic); }));
+    std::future<Batch> built = std::async(
+        std::launch::async, [this, index, epoch = epoch_, mosaic = mosaic_] { return build(epoch, index, mosaic); });
+    pending_.push_back(pinner_ ? pinner_->pin(std::move(built)) : std::move(built));
 }
 
 bool BatchLoader::next(Batch& out) {

@@ -1,7 +1,7 @@
 #pragma once
 // Training batches: images decoded, augmented and letterboxed by worker threads, a few batches
-// ahead of the trainer. Every sample's randomness comes from (seed, epoch, position), so a run is
-// reproducible whatever the thread timing.
+// ahead of the trainer, then (for CUDA) pinned by a thread of their own. Every sample's randomness
+// comes from (seed, epoch, position), so a run is reproducible whatever the thread timing.
 #include <torch/torch.h>
 
 #include <deque>
@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "data/augment.h"
+#include "data/batch.h"
+#include "data/pin_memory.h"
 #include "libreyolo/dataset.h"
 
 namespace libreyolo::data {
@@ -28,11 +30,6 @@ struct LoadedSplit {
 // Reads a split's images and labels, skipping what `libreyolo check` reports.
 LoadedSplit load_split(const DatasetConfig& config, const std::string& split);
 
-struct Batch {
-    torch::Tensor images;   // (B, 3, S, S) float32 in [0, 1]
-    torch::Tensor targets;  // (B, T, 5): class, x1, y1, x2, y2 normalised; zero rows pad
-};
-
 struct LoaderOptions {
     int batch = 16;
     int imgsz = 640;
@@ -40,6 +37,7 @@ struct LoaderOptions {
     std::uint64_t seed = 0;
     bool augment = true;  // mosaic, HSV, flip; off: letterbox only, in order
     float mosaic = 1.0f;
+    bool pin_memory = false;  // hand batches over in page-locked memory (CUDA training)
     AugmentOptions augment_options;
 };
 
@@ -66,6 +64,7 @@ private:
     bool mosaic_ = true;
     int next_launch_ = 0, next_take_ = 0;
     std::deque<std::future<Batch>> pending_;
+    std::unique_ptr<PinMemoryThread> pinner_;  // set when options.pin_memory
 };
 
 }  // namespace libreyolo::data

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/autocast.h"
 #include "data/loader.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
@@ -20,6 +21,7 @@
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
+#include "train/grad_scaler.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -236,8 +238,12 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     auto net = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(impl.net);
     if (!net) throw NotSupported("train: family " + impl.spec.name.family + " cannot be trained yet");
     const torch::Device device = impl.device;
-    if (device.is_cuda() && o.amp)
-        log_info("train", "amp: mixed precision is not implemented yet; training in float32");
+    // AMP as LibreYOLO: the forward pass under float16 autocast, backward through a GradScaler.
+    // The loss itself is computed in float32 from the network's outputs (sums over thousands of
+    // anchors and the IoU terms lose too much in float16).
+    const bool amp = device.is_cuda() && o.amp;
+    training::GradScaler scaler(device);
+    if (amp) log_info("train", "amp: float16 autocast with dynamic loss scaling");
 
     // EMA: a second network of the same architecture.
     Ema ema;
@@ -264,6 +270,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     lo.workers = o.workers;
     lo.seed = static_cast<std::uint64_t>(o.seed);
     lo.mosaic = o.mosaic;
+    lo.pin_memory = device.is_cuda();
     data::BatchLoader loader(split.items, lo);
     const int batches = loader.batches_per_epoch();
 
@@ -277,7 +284,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                             int64_t(batches) * o.epochs};
     models::yolo9::YOLO9Loss loss_fn(nc);
 
-    int start_epoch = 1, stale = 0;
+    int start_epoch = 1, stale = 0, nonfinite_in_a_row = 0;
     double best = -1;
     const fs::path weights = save_dir / "weights";
     if (o.resume) {
@@ -290,6 +297,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         ema.updates = resume_state.at("ema_updates");
         best = resume_state.at("best_map50_95");
         stale = resume_state.at("stale_epochs");
+        if (amp && resume_state.contains("grad_scaler")) scaler.load_state(resume_state.at("grad_scaler"));
         result.best_map50_95 = best;
         log_info("train", "resuming " + save_dir.string() + " at epoch " + std::to_string(start_epoch));
     }
@@ -325,21 +333,44 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             const int64_t it = int64_t(epoch - 1) * batches + b - 1;
             lr = schedule.lr(it);
             set_schedule(*optimizer, o.optimizer, lr, schedule.beta(it));
-            const torch::Tensor images = batch.images.to(device);
-            const torch::Tensor targets = batch.targets.to(device);
-            const models::yolo9::LossParts parts = loss_fn(net->forward_raw(images), targets, o.imgsz, o.imgsz);
+            // Pinned batches make these copies asynchronous.
+            const torch::Tensor images = batch.images.to(device, /*non_blocking=*/true);
+            const torch::Tensor targets = batch.targets.to(device, /*non_blocking=*/true);
+            std::vector<torch::Tensor> outputs;
+            {
+                const CudaAutocast autocast(amp);
+                outputs = net->forward_raw(images);
+            }
+            if (amp)
+                for (auto& out : outputs) out = out.to(torch::kFloat32);
+            const models::yolo9::LossParts parts = loss_fn(outputs, targets, o.imgsz, o.imgsz);
             optimizer->zero_grad();
-            parts.total.backward();
-            optimizer->step();
+            if (amp) {
+                scaler.scale(parts.total).backward();
+                scaler.step(*optimizer);
+                scaler.update();
+            } else {
+                parts.total.backward();
+                optimizer->step();
+            }
             ema.update();
 
-            const double values[4] = {parts.total.item<double>(), parts.box.item<double>(), parts.dfl.item<double>(),
-                                      parts.cls.item<double>()};
-            if (!std::isfinite(values[0]))
-                throw Error("train: the loss became " + std::to_string(values[0]) + " at epoch " +
-                            std::to_string(epoch) + " batch " + std::to_string(b) + " (lower lr0?)");
-            for (int i = 0; i < 4; ++i) sums[i] += values[i];
-            ++seen;
+            // One device-to-host copy for the four numbers.
+            const torch::Tensor host =
+                torch::stack({parts.total.detach(), parts.box.detach(), parts.dfl.detach(), parts.cls.detach()})
+                    .to(torch::kCPU, torch::kFloat64);
+            const double* values = host.data_ptr<double>();
+            if (!std::isfinite(values[0])) {
+                // Under AMP a float16 overflow is routine: the scaler skipped that step and lowers
+                // its scale. In float32, or when it keeps happening, the run has diverged.
+                if (!amp || ++nonfinite_in_a_row > 20)
+                    throw Error("train: the loss became " + std::to_string(values[0]) + " at epoch " +
+                                std::to_string(epoch) + " batch " + std::to_string(b) + " (lower lr0?)");
+            } else {
+                nonfinite_in_a_row = 0;
+                for (int i = 0; i < 4; ++i) sums[i] += values[i];
+                ++seen;
+            }
             if (on_event) {
                 TrainEvent ev;
                 ev.kind = TrainEvent::Kind::Batch;
@@ -391,15 +422,6 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         }
         ev.epoch_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
 
-        ema_model.save((weights / "last.safetensors").string());
-        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
-                              {{"train_state", nlohmann::json{{"epoch", epoch},
-                                                              {"ema_updates", ema.updates},
-                                                              {"best_map50_95", std::max(best, ev.map50_95)},
-                                                              {"stale_epochs", ev.map50_95 > best ? 0 : stale + 1},
-                                                              {"options", options_json(o)}}
-                                                   .dump()}});
-        save_optimizer(*optimizer, weights / "last.optim.pt");
         if (ev.map50_95 > best) {
             best = ev.map50_95;
             stale = 0;
@@ -407,6 +429,17 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         } else if (ev.map50_95 >= 0) {
             ++stale;
         }
+        ema_model.save((weights / "last.safetensors").string());
+        save_optimizer(*optimizer, weights / "last.optim.pt");
+        // Written last: its epoch counter says the files above are complete.
+        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
+                              {{"train_state", nlohmann::json{{"epoch", epoch},
+                                                              {"ema_updates", ema.updates},
+                                                              {"best_map50_95", best},
+                                                              {"stale_epochs", stale},
+                                                              {"grad_scaler", scaler.state()},
+                                                              {"options", options_json(o)}}
+                                                   .dump()}});
         if (o.save_period > 0 && epoch % o.save_period == 0)
             ema_model.save((weights / ("epoch" + std::to_string(epoch) + ".safetensors")).string());
         csv_text += csv_row({double(epoch), std::chrono::duration<double>(Clock::now() - run_start).count(), ev.loss,
