@@ -29,7 +29,8 @@ keys (defaults in brackets):
 flags:
   --json            print the metrics as JSON
 mAP follows the COCO rules (pycocotools' COCOeval: IoU .50:.05:.95, 101-point precision,
-100 detections per image and class); a row per class, then all classes.
+100 detections per image and class, the small/medium/large split); a row per class, then the
+other COCO numbers and best_conf, the confidence where F1 at IoU 0.50 peaks (LibreYOLO's).
 )";
 
 int run_val(const std::vector<std::string>& argv) {
@@ -53,18 +54,29 @@ int run_val(const std::vector<std::string>& argv) {
     std::fflush(stderr);
     const DetectionMetrics& m = r.metrics;
     if (json) {
-        std::printf("{\"images\": %d, \"instances\": %d, \"mAP50\": %.6f, \"mAP50-95\": %.6f, \"skipped\": %d}\n",
-                    r.images, m.instances, m.map50, m.map50_95, r.skipped);
+        // LibreYOLO's metric names, plus the counts.
+        std::printf("{\"images\": %d, \"instances\": %d, \"skipped\": %d, \"mAP50\": %.6f, \"mAP50-95\": %.6f",
+                    r.images, m.instances, r.skipped, m.map50, m.map50_95);
+        for (const auto& [name, value] : metric_columns(r)) std::printf(", \"%s\": %.6g", name.c_str(), value);
+        std::printf("}\n");
         return 0;
     }
-    std::printf("%-16s %8s %10s %8s %10s\n", "class", "images", "instances", "mAP50", "mAP50-95");
-    std::printf("%-16s %8d %10d %8.4f %10.4f\n", "all", r.images, m.instances, m.map50, m.map50_95);
+    std::printf("%-16s %8s %10s %8s %10s %10s\n", "class", "images", "instances", "mAP50", "mAP50-95", "best_conf");
+    std::printf("%-16s %8d %10d %8.4f %10.4f %10.3f\n", "all", r.images, m.instances, m.map50, m.map50_95, m.best_conf);
     for (std::size_t k = 0; k < r.names.size(); ++k) {
         if (m.per_class_instances[k] == 0) continue;
-        std::printf("%-16s %8s %10d %8.4f %10.4f\n", r.names[k].c_str(), "", m.per_class_instances[k],
-                    m.per_class_map50[k], m.per_class_map50_95[k]);
+        std::printf("%-16s %8s %10d %8.4f %10.4f %10.3f\n", r.names[k].c_str(), "", m.per_class_instances[k],
+                    m.per_class_map50[k], m.per_class_map50_95[k], m.per_class_best_conf[k]);
     }
-    std::printf("Speed: %.1fms per image (pre + inference + post); %d image(s) skipped\n", r.ms_per_image, r.skipped);
+    std::printf(
+        "mAP75 %.4f; mAP small/medium/large %.4f/%.4f/%.4f; AR1/10/100 %.4f/%.4f/%.4f; "
+        "AR small/medium/large %.4f/%.4f/%.4f (-1: no object of that size)\n",
+        m.map75, m.map_small, m.map_medium, m.map_large, m.ar1, m.ar10, m.ar100, m.ar_small, m.ar_medium, m.ar_large);
+    std::printf("best_conf %.3f (F1 %.4f at IoU 0.50, all classes)\n", m.best_conf, m.best_conf_f1);
+    std::printf(
+        "Speed: %.1fms pre-process, %.1fms inference, %.1fms post-process per image; %.1fs in all; %d "
+        "image(s) skipped\n",
+        r.preprocess_ms, r.inference_ms, r.postprocess_ms, r.total_s, r.skipped);
     return 0;
 }
 

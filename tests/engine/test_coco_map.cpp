@@ -32,11 +32,40 @@ private Q_SLOTS:
         const auto& e = c["expected"];
         qInfo("mAP50-95 ours %.10f pycocotools %.10f; mAP50 ours %.10f pycocotools %.10f", m.map50_95,
               e["map50_95"].get<double>(), m.map50, e["map50"].get<double>());
-        QVERIFY(std::abs(m.map50_95 - e["map50_95"].get<double>()) < 1e-4);
-        QVERIFY(std::abs(m.map50 - e["map50"].get<double>()) < 1e-4);
+        const double ours[12] = {m.map50_95, m.map50, m.map75, m.map_small, m.map_medium, m.map_large,
+                                 m.ar1,      m.ar10,  m.ar100, m.ar_small,  m.ar_medium,  m.ar_large};
+        for (int i = 0; i < 12; ++i) {
+            const double want = e["stats"][i].get<double>();
+            if (std::abs(ours[i] - want) >= 1e-4)
+                qWarning("stats[%d]: ours %.10f, pycocotools %.10f", i, ours[i], want);
+            QVERIFY(std::abs(ours[i] - want) < 1e-4);
+        }
         for (int k = 0; k < 4; ++k)
             QVERIFY(std::abs(m.per_class_map50_95[k] - e["per_class_map50_95"][k].get<double>()) < 1e-4);
         QCOMPARE(m.instances, static_cast<int>(c["ground_truth"].size()));
+        QCOMPARE(m.max_det, 100);
+    }
+
+    void bestConfidenceMatchesLibreYOLO() {
+        std::ifstream in(LIBREYOLO_FIXTURES_DIR "/coco_map/case.json");
+        const nlohmann::json c = nlohmann::json::parse(in);
+        const DetectionMetrics m =
+            coco_map(c["images"].get<std::vector<int>>(), boxes_of(c["ground_truth"]), boxes_of(c["detections"]), 4);
+        const auto& e = c["expected"];
+        QCOMPARE(m.best_conf, e["best_conf"][0].get<double>());
+        QVERIFY(std::abs(m.best_conf_f1 - e["best_conf"][1].get<double>()) < 1e-12);
+        for (int k = 0; k < 4; ++k) QCOMPARE(m.per_class_best_conf[k], e["per_class_best_conf"][k].get<double>());
+    }
+
+    void givenAreaDecidesTheSizeRange() {
+        // A 100×100 box whose annotation says 500 px² (a thin object's mask) counts as small.
+        const std::vector<EvalBox> gt = {{1, 0, 0, 0, 100, 100, 1, 500}};
+        const std::vector<EvalBox> det = {{1, 0, 0, 0, 100, 100, 0.9}};
+        const DetectionMetrics m = coco_map({1}, gt, det, 1);
+        QCOMPARE(m.map_large, -1.0);
+        QCOMPARE(m.map_small, 1.0);
+        QCOMPARE(m.best_conf, 0.9);
+        QCOMPARE(m.best_conf_f1, 1.0);
     }
 
     void perfectDetectionsScoreOne() {

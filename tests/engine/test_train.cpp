@@ -101,6 +101,53 @@ private Q_SLOTS:
         QCOMPARE(lines, 4);  // header + 3 epochs, none twice
     }
 
+    void resultsCsvHasLibreYOLOsColumns() {
+        TrainOptions o = options("csv", 2);
+        o.eval_interval = 2;
+        const TrainResult r = train(o);
+        bool crlf = true;
+        auto rows_of = [&crlf](const fs::path& file) {
+            std::vector<std::vector<std::string>> rows;
+            std::ifstream in(file);
+            for (std::string line; std::getline(in, line);) {
+                crlf = crlf && line.ends_with('\r');
+                if (line.ends_with('\r')) line.pop_back();
+                std::vector<std::string> cells(1);
+                for (char c : line)
+                    if (c == ',')
+                        cells.emplace_back();
+                    else
+                        cells.back().push_back(c);
+                rows.push_back(cells);
+            }
+            return rows;
+        };
+        // The header of a results.csv that LibreYOLO 1.6 itself wrote (the demo model's training).
+        const auto theirs = rows_of(LIBREYOLO_SOURCE_DIR "/docs/demo-model-training.csv");
+        const auto ours = rows_of(fs::path(r.save_dir) / "results.csv");
+        QCOMPARE(ours.size(), std::size_t(3));
+        QCOMPARE(ours[0], theirs[0]);
+        QVERIFY2(crlf, "rows end in CRLF, as Python's csv module writes them");
+        auto cell = [&](int row, const std::string& column) {
+            const auto at = std::find(ours[0].begin(), ours[0].end(), column);
+            return ours[row][static_cast<std::size_t>(at - ours[0].begin())];
+        };
+        for (const auto& row : ours) QCOMPARE(row.size(), ours[0].size());
+        QCOMPARE(cell(1, "validated"), std::string("0"));
+        QCOMPARE(cell(1, "metrics/mAP50-95"), std::string());
+        QCOMPARE(cell(1, "best_epoch"), std::string());
+        QVERIFY(std::stod(cell(1, "time")) > 0);
+        QVERIFY(std::stod(cell(1, "lr/group1")) > 0);
+        QCOMPARE(cell(2, "validated"), std::string("1"));
+        QCOMPARE(cell(2, "is_best"), std::string("1"));
+        QCOMPARE(cell(2, "best_epoch"), std::string("2"));
+        QCOMPARE(cell(2, "current_metric_name"), std::string("metrics/mAP50-95"));
+        QCOMPARE(std::stod(cell(2, "metrics/mAP50-95")), r.best_map50_95);
+        QCOMPARE(cell(2, "metrics/max_det"), std::string("100.0"));
+        QCOMPARE(cell(2, "speed/images_seen"), std::string("8.0"));
+        QVERIFY(std::stod(cell(2, "speed/total_s")) > 0);
+    }
+
     void badImagesAndRowsAreSkippedAndCounted() {
         const fs::path root = fs::path(data_).parent_path();
         std::ofstream(root / "images/train/broken.jpg") << "not an image";

@@ -33,6 +33,7 @@ std::string label_path_for(const std::string& image_path);
 struct LabelBox {
     int cls = 0;
     float cx = 0, cy = 0, w = 0, h = 0;  // normalised to [0, 1]
+    float area = -1;                     // pixels², a COCO annotation's own; < 0: the box's
 };
 
 struct LabelProblem {

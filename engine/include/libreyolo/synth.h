@@ -8,13 +8,13 @@
 namespace libreyolo {
 
 struct SynthOptions {
-    std::string out;            // dataset folder (created)
-    int n = 200;                // images in all, train + val
-    int imgsz = 640;            // longest side of each image
-    std::uint64_t seed = 0;     // the same seed renders the same bytes
-    double val_fraction = 0.2;  // share of images in the val split
-    int max_objects = 8;        // per image, at least 1
-    std::string format = "jpg"; // jpg, png, or ppm (also where the build has no image codecs)
+    std::string out;             // dataset folder (created)
+    int n = 200;                 // images in all, train + val
+    int imgsz = 640;             // longest side of each image
+    std::uint64_t seed = 0;      // the same seed renders the same bytes
+    double val_fraction = 0.2;   // share of images in the val split
+    int max_objects = 8;         // per image, at least 1
+    std::string format = "jpg";  // jpg, png, or ppm (also where the build has no image codecs)
 };
 
 struct SynthSummary {

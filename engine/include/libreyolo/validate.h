@@ -3,6 +3,8 @@
 // conf 0.001, iou 0.6, at most 300 boxes per image, the same letterbox as prediction).
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "libreyolo/metrics.h"
 #include "libreyolo/model.h"
@@ -23,8 +25,15 @@ struct ValResult {
     std::vector<std::string> names;
     int images = 0;   // scored
     int skipped = 0;  // could not be decoded
-    double ms_per_image = 0;
+    // Per scored image: the model's three stages, and the wall time of the whole run (decoding
+    // and scoring included); total_s is that wall time in seconds.
+    double preprocess_ms = 0, inference_ms = 0, postprocess_ms = 0, total_ms = 0, total_s = 0;
 };
+
+// The metrics under LibreYOLO's names and in its order ("metrics/precision" … "speed/images_seen"),
+// as its results.csv and val() report them. LibreYOLO's "precision" and "recall" are aliases of
+// mAP50-95 and AR100, not a precision/recall pair; they are kept for its file format.
+std::vector<std::pair<std::string, double>> metric_columns(const ValResult& result);
 
 // progress(done, total) is called after each batch. Throws FormatError when the dataset's class
 // count differs from the model's.

@@ -324,8 +324,9 @@ std::vector<LabelledImage> load_coco_labels(const std::string& json_path, const 
             target->labels.problems.push_back({number, "out of range", where + ": bbox outside the image or empty"});
             continue;
         }
-        target->labels.boxes.push_back(
-            {cls->second, float((x + bw / 2) / w), float((y + bh / 2) / h), float(bw / w), float(bh / h)});
+        target->labels.boxes.push_back({cls->second, float((x + bw / 2) / w), float((y + bh / 2) / h), float(bw / w),
+                                        float(bh / h),
+                                        a.contains("area") && a["area"].is_number() ? a["area"].get<float>() : -1.0f});
     }
     return out;
 }

@@ -34,7 +34,8 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
     result.names = config.names;
     std::vector<int> image_ids;
     std::vector<EvalBox> ground_truth, detections;
-    double predict_ms = 0;
+    double stage_ms[3] = {0, 0, 0};
+    const auto started = std::chrono::steady_clock::now();
     const int total = static_cast<int>(images.size());
     for (int start = 0; start < total; start += po.batch) {
         std::vector<cv::Mat> rgb;
@@ -53,7 +54,7 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
             const double w = bgr.cols, h = bgr.rows;
             for (const auto& b : images[i].labels.boxes)
                 ground_truth.push_back({i, b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
-                                        (b.cy + b.h / 2) * h, 1.0});
+                                        (b.cy + b.h / 2) * h, 1.0, b.area});
         }
         if (rgb.empty()) continue;
         std::vector<ImageView> views;
@@ -62,7 +63,9 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
         const std::vector<Result> results = model.predict(views, po);
         for (std::size_t r = 0; r < results.size(); ++r) {
             const Speed& s = results[r].speed;
-            predict_ms += s.preprocess_ms + s.inference_ms + s.postprocess_ms;
+            stage_ms[0] += s.preprocess_ms;
+            stage_ms[1] += s.inference_ms;
+            stage_ms[2] += s.postprocess_ms;
             image_ids.push_back(ids[r]);
             for (const auto& d : results[r].boxes)
                 detections.push_back({ids[r], d.cls, d.x1, d.y1, d.x2, d.y2, d.conf});
@@ -71,7 +74,13 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
     }
     result.images = static_cast<int>(image_ids.size());
     result.metrics = coco_map(image_ids, ground_truth, detections, nc);
-    result.ms_per_image = result.images ? predict_ms / result.images : 0;
+    result.total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (result.images) {
+        result.preprocess_ms = stage_ms[0] / result.images;
+        result.inference_ms = stage_ms[1] / result.images;
+        result.postprocess_ms = stage_ms[2] / result.images;
+        result.total_ms = result.total_s * 1000 / result.images;
+    }
     return result;
 }
 

@@ -7,8 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <optional>
 
 #include "core/autocast.h"
 #include "data/loader.h"
@@ -22,6 +21,7 @@
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
 #include "train/grad_scaler.h"
+#include "train/results_csv.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -173,17 +173,6 @@ void save_optimizer(torch::optim::Optimizer& opt, const fs::path& path) {
     fs::rename(temp, path);
 }
 
-// Negative values stand for "not measured this epoch" and stay blank, as in LibreYOLO's file.
-std::string csv_row(const std::vector<double>& values) {
-    std::ostringstream s;
-    s.precision(8);
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        if (i) s << ",";
-        if (values[i] >= 0) s << values[i];
-    }
-    return s.str();
-}
-
 }  // namespace
 
 TrainResult train(const TrainOptions& given, const std::function<void(const TrainEvent&)>& on_event,
@@ -284,7 +273,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                             int64_t(batches) * o.epochs};
     models::yolo9::YOLO9Loss loss_fn(nc);
 
-    int start_epoch = 1, stale = 0, nonfinite_in_a_row = 0;
+    int start_epoch = 1, stale = 0, nonfinite_in_a_row = 0, best_epoch = 0;
     double best = -1;
     const fs::path weights = save_dir / "weights";
     if (o.resume) {
@@ -297,28 +286,17 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         ema.updates = resume_state.at("ema_updates");
         best = resume_state.at("best_map50_95");
         stale = resume_state.at("stale_epochs");
+        best_epoch = resume_state.value("best_epoch", 0);
         if (amp && resume_state.contains("grad_scaler")) scaler.load_state(resume_state.at("grad_scaler"));
         result.best_map50_95 = best;
         log_info("train", "resuming " + save_dir.string() + " at epoch " + std::to_string(start_epoch));
     }
 
-    const fs::path csv = save_dir / "results.csv";
-    const std::string header =
-        "epoch,time,train/loss,train/box_loss,train/cls_loss,train/dfl_loss,lr/group0,lr/group1,lr/group2,"
-        "metrics/mAP50,metrics/mAP50-95";
-    std::string csv_text = header + "\n";
-    if (o.resume && fs::exists(csv)) {
-        std::ifstream in(csv);
-        std::string line;
-        std::getline(in, line);
-        while (std::getline(in, line))
-            if (!line.empty() && std::stoi(line) < start_epoch) csv_text += line + "\n";
-    }
+    training::ResultsCsv csv(save_dir / "results.csv", o.resume ? start_epoch : 0);
     log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader.size()) + " images, " +
                           std::to_string(batches) + " batches an epoch, device " + device.str() + ", results in " +
                           save_dir.string());
 
-    const auto run_start = Clock::now();
     for (int epoch = start_epoch; epoch <= o.epochs; ++epoch) {
         const auto epoch_start = Clock::now();
         loader.begin_epoch(epoch, epoch <= o.epochs - o.close_mosaic);
@@ -411,19 +389,22 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         ev.cls_loss = sums[3] / std::max(1, seen);
         ev.lr = lr;
         Model ema_model = Model::adopt(std::make_unique<Model::Impl>(*ema.impl));
+        std::optional<ValResult> val;
         if (epoch % std::max(1, o.eval_interval) == 0 || epoch == o.epochs) {
             ValOptions vo;
             vo.imgsz = o.imgsz;
             vo.batch = o.batch;
             vo.iou = 0.65f;  // LibreYOLO validates at 0.65 while training
-            const ValResult v = validate(ema_model, o.data, vo);
-            ev.map50 = v.metrics.map50;
-            ev.map50_95 = v.metrics.map50_95;
+            val = validate(ema_model, o.data, vo);
+            ev.map50 = val->metrics.map50;
+            ev.map50_95 = val->metrics.map50_95;
         }
         ev.epoch_seconds = std::chrono::duration<double>(Clock::now() - epoch_start).count();
 
-        if (ev.map50_95 > best) {
+        const bool improved = ev.map50_95 > best;
+        if (improved) {
             best = ev.map50_95;
+            best_epoch = epoch;
             stale = 0;
             ema_model.save((weights / "best.safetensors").string());
         } else if (ev.map50_95 >= 0) {
@@ -437,15 +418,26 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                                                               {"ema_updates", ema.updates},
                                                               {"best_map50_95", best},
                                                               {"stale_epochs", stale},
+                                                              {"best_epoch", best_epoch},
                                                               {"grad_scaler", scaler.state()},
                                                               {"options", options_json(o)}}
                                                    .dump()}});
         if (o.save_period > 0 && epoch % o.save_period == 0)
             ema_model.save((weights / ("epoch" + std::to_string(epoch) + ".safetensors")).string());
-        csv_text += csv_row({double(epoch), std::chrono::duration<double>(Clock::now() - run_start).count(), ev.loss,
-                             ev.box_loss, ev.cls_loss, ev.dfl_loss, lr, lr, lr, ev.map50, ev.map50_95}) +
-                    "\n";
-        io::write_file_atomically(csv, [&](std::ostream& out) { out << csv_text; });
+        training::EpochRow row;
+        row.epoch = epoch;
+        row.seconds = ev.epoch_seconds;
+        row.loss = ev.loss;
+        row.box_loss = ev.box_loss;
+        row.cls_loss = ev.cls_loss;
+        row.dfl_loss = ev.dfl_loss;
+        for (std::size_t g = 0; g < 3 && g < optimizer->param_groups().size(); ++g)
+            row.lr[g] = optimizer->param_groups()[g].options().get_lr();
+        row.val = val ? &*val : nullptr;
+        row.is_best = improved;
+        row.best_map50_95 = best;
+        row.best_epoch = best_epoch;
+        csv.append(row);
         result.epochs_run = epoch;
         result.best_map50_95 = best;
         result.last = (weights / "last.safetensors").string();
