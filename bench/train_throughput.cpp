@@ -1,6 +1,7 @@
 // Training throughput: images per second over the second epoch (the first pays for warm-up),
 // data loading included, validation excluded.
-//   bench_train_throughput data=YAML imgsz=320 batch=16 workers=2 device=cpu [model=yolo9-t] [--json]
+//   bench_train_throughput data=YAML imgsz=320 batch=16 workers=2 device=cpu [amp=true] [model=yolo9-t] [--json]
+// amp applies on CUDA only (float16 autocast + GradScaler).
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -14,7 +15,7 @@
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {
         {"data", ""},      {"imgsz", "320"},     {"batch", "16"},          {"workers", "2"},
-        {"device", "cpu"}, {"model", "yolo9-t"}, {"project", "runs/bench"}};
+        {"device", "cpu"}, {"model", "yolo9-t"}, {"project", "runs/bench"}, {"amp", "true"}};
     bool json = false;
     if (!parse_bench_args(argc, argv, "bench_train_throughput", args, json)) return 2;
     libreyolo::TrainOptions o;
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
     o.batch = std::stoi(args["batch"]);
     o.workers = std::stoi(args["workers"]);
     o.device = args["device"];
+    o.amp = args["amp"] == "true";
     o.epochs = 2;
     o.eval_interval = 1000;
     o.project = args["project"];
@@ -48,9 +50,9 @@ int main(int argc, char** argv) {
     if (json)
         std::printf(
             "{\"impl\": \"libreyolo-studio %s (libtorch %s)\", \"imgsz\": %d, \"batch\": %d, \"device\": \"%s\", "
-            "\"epoch_seconds\": %.3f, \"images\": %d}\n",
+            "\"amp\": %s, \"epoch_seconds\": %.3f, \"images\": %d}\n",
             libreyolo::version().c_str(), libreyolo::torch_version().c_str(), o.imgsz, o.batch, o.device.c_str(),
-            seconds, images);
+            o.amp ? "true" : "false", seconds, images);
     else
         std::printf("epoch 2: %d image slots in %.2f s\n", images, seconds);
     return 0;

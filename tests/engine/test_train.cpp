@@ -123,7 +123,7 @@ private Q_SLOTS:
             return rows;
         };
         // The header of a results.csv that LibreYOLO 1.6 itself wrote (the demo model's training).
-        const auto theirs = rows_of(LIBREYOLO_SOURCE_DIR "/docs/demo-model-training.csv");
+        const auto theirs = rows_of(LIBREYOLO_SOURCE_DIR "/docs/demo-model-training-libreyolo.csv");
         const auto ours = rows_of(fs::path(r.save_dir) / "results.csv");
         QCOMPARE(ours.size(), std::size_t(3));
         QCOMPARE(ours[0], theirs[0]);

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Train the demo model: LibreYOLO's own YOLOv9-t trainer on the synthetic shapes dataset.
+"""The demo model's recipe run by LibreYOLO's own YOLOv9-t trainer, for comparison with ours
+(docs/demo-model.md; the first demo model was made this way, before our trainer existed).
 
     libreyolo synth out=.demodata/shapes n=700 imgsz=416 seed=0
-    python scripts/demo/train_demo_model.py .demodata/shapes/data.yaml OUT_DIR [epochs=80 imgsz=416 batch=32 device=0]
-    libreyolo convert OUT_DIR/best.pt resources/models/yolo9t-shapes.safetensors
+    python scripts/demo/train_with_libreyolo.py .demodata/shapes/data.yaml OUT_DIR [epochs=80 imgsz=416 batch=32 device=0]
+    libreyolo convert OUT_DIR/best.pt OUT_DIR/best.safetensors
 
 Needs a Python with libreyolo==1.6.0 (scripts/setup-parity-venv.sh makes one; on the GPU host the
-wheel travels along). Until our own trainer lands (issue 3) this is how the demo model is made;
-the recipe is LibreYOLO's defaults, from scratch (no pretrained weights), seed 0.
+wheel travels along). The recipe is LibreYOLO's defaults, from scratch (no pretrained weights), seed 0.
 Writes OUT_DIR/best.pt (LibreYOLO checkpoint), OUT_DIR/results.csv and OUT_DIR/metrics.json.
 """
 import json
