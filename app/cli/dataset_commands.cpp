@@ -24,7 +24,7 @@ keys (defaults in brackets):
   seed=N            the same seed renders the same dataset [0]
   val=F             share of images in the val split [0.2]
   max_objects=N     shapes per image, at most [8]
-  format=EXT        jpg, png or ppm [jpg]
+  format=EXT        jpg, png, bmp or ppm [jpg]
 Writes DIR/images/{train,val}/*.jpg, DIR/labels/{train,val}/*.txt (cls cx cy w h, normalised) and
 DIR/data.yaml with the class names: circle, square, triangle, star, hexagon, cross.
 )";

@@ -4,7 +4,7 @@
 #   2. train YOLOv9-t on it from scratch with `libreyolo train` (LibreYOLO's recipe, seed 0),
 #   3. copy the best checkpoint (EMA weights) into resources/ and its results.csv into docs/.
 # Run from the repo root after scripts/build.sh. On the GPU host (no image codecs there):
-#   BIN=build-gpu/bin FORMAT=ppm scripts/demo/make_demo_model.sh
+#   BIN=build-gpu/bin FORMAT=bmp scripts/demo/make_demo_model.sh
 # DEVICE=cpu works too, slowly (about 100 s an epoch on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -11,6 +11,7 @@
 
 #include "libreyolo/errors.h"
 #include "libreyolo/synth.h"
+#include "predict/raw_image_codecs.h"
 
 using namespace libreyolo;
 using libreyolo::testing::error_of;
@@ -71,8 +72,8 @@ private Q_SLOTS:
         QVERIFY(read_all(root() / "b1/labels/train/000004.txt") != read_all(root() / "c/labels/train/000004.txt"));
     }
 
-    void writesPngAndPpmToo() {
-        for (const char* format : {"png", "ppm"}) {
+    void writesPngBmpAndPpmToo() {
+        for (const char* format : {"png", "bmp", "ppm"}) {
             SynthOptions o = options(format, 1);
             o.format = format;
             render_synthetic_dataset(o);
@@ -83,6 +84,39 @@ private Q_SLOTS:
         SynthOptions o = options("gif", 1);
         o.format = "gif";
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, render_synthetic_dataset(o));
+    }
+
+    void rawCodecsAgreeWithOpenCV() {
+        // Odd width: BMP rows are padded to 4 bytes.
+        cv::Mat img(17, 33, CV_8UC3);
+        cv::randu(img, 0, 256);
+        auto same = [](const cv::Mat& a, const cv::Mat& b) {
+            return a.size() == b.size() && a.type() == b.type() && cv::norm(a, b, cv::NORM_INF) == 0;
+        };
+        for (const char* ext : {".bmp", ".ppm"}) {
+            const fs::path ours = root() / (std::string("ours") + ext), theirs = root() / (std::string("cv") + ext);
+            (std::string(ext) == ".bmp" ? predict::write_bmp : predict::write_ppm)(ours, img);
+            cv::imwrite(theirs.string(), img);
+            auto read = std::string(ext) == ".bmp" ? predict::read_bmp : predict::read_ppm;
+            QVERIFY2(same(cv::imread(ours.string()), img), ext);
+            QVERIFY2(same(read(theirs), img), ext);
+        }
+        // Top-down rows (negative height) read the right way up.
+        std::string bytes = read_all(root() / "ours.bmp");
+        const std::int32_t rows = -17;
+        std::memcpy(bytes.data() + 22, &rows, 4);
+        std::string flipped = bytes.substr(0, 54);
+        const std::size_t stride = (33 * 3 + 3) & ~3u;
+        for (int r = 16; r >= 0; --r) flipped += bytes.substr(54 + r * stride, stride);
+        std::ofstream(root() / "topdown.bmp", std::ios::binary) << flipped;
+        QVERIFY(same(predict::read_bmp(root() / "topdown.bmp"), img));
+        // Truncated or not a 24-bit BMP: empty, no crash.
+        std::ofstream(root() / "short.bmp", std::ios::binary) << bytes.substr(0, 200);
+        QVERIFY(predict::read_bmp(root() / "short.bmp").empty());
+        bytes[28] = 32;
+        std::ofstream(root() / "rgba.bmp", std::ios::binary) << bytes;
+        QVERIFY(predict::read_bmp(root() / "rgba.bmp").empty());
+        QVERIFY(predict::read_bmp(root() / "missing.bmp").empty());
     }
 
     void badOptionsNameTheKey() {

@@ -190,8 +190,8 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
     if (o.imgsz < 32) throw InvalidArgument("imgsz: must be at least 32, got " + std::to_string(o.imgsz));
     if (!(o.val_fraction > 0 && o.val_fraction < 1)) throw InvalidArgument("val: must be within (0, 1)");
     if (o.max_objects < 1) throw InvalidArgument("max_objects: must be at least 1");
-    if (o.format != "jpg" && o.format != "png" && o.format != "ppm")
-        throw InvalidArgument("format: '" + o.format + "' is not jpg, png or ppm");
+    if (o.format != "jpg" && o.format != "png" && o.format != "bmp" && o.format != "ppm")
+        throw InvalidArgument("format: '" + o.format + "' is not jpg, png, bmp or ppm");
 
     const fs::path root = fs::absolute(o.out);
     const int val = std::clamp(static_cast<int>(std::lround(o.n * o.val_fraction)), 1, o.n - 1);

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "libreyolo/errors.h"
+#include "predict/raw_image_codecs.h"
 
 #ifdef LIBREYOLO_HAVE_IMGCODECS
 #include <opencv2/imgcodecs.hpp>
@@ -15,31 +16,6 @@
 
 namespace libreyolo::predict {
 
-#ifndef LIBREYOLO_HAVE_IMGCODECS
-namespace {
-
-// Binary PPM (P6), the one format read and written without OpenCV's codecs, so that builds
-// without them (the GPU test host) can still render, train on and predict files.
-bool is_ppm(const std::filesystem::path& path) {
-    return path.extension() == ".ppm";
-}
-
-cv::Mat read_ppm(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::string magic;
-    int width = 0, height = 0, maxval = 0;
-    if (!(in >> magic >> width >> height >> maxval) || magic != "P6" || width <= 0 || height <= 0 || maxval != 255)
-        return {};
-    in.get();  // the single whitespace before the pixels
-    cv::Mat rgb(height, width, CV_8UC3);
-    if (!in.read(reinterpret_cast<char*>(rgb.data), static_cast<std::streamsize>(rgb.total() * 3))) return {};
-    cv::Mat bgr;
-    cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
-    return bgr;
-}
-
-}  // namespace
-#endif
 
 cv::Mat read_image(const std::filesystem::path& path) {
 #ifdef LIBREYOLO_HAVE_IMGCODECS
@@ -49,8 +25,9 @@ cv::Mat read_image(const std::filesystem::path& path) {
         return {};
     }
 #else
-    if (is_ppm(path)) return read_ppm(path);
-    throw NotSupported(path.string() + ": this build has no image decoder (OpenCV imgcodecs) and reads only .ppm");
+    if (path.extension() == ".ppm") return read_ppm(path);
+    if (path.extension() == ".bmp") return read_bmp(path);
+    throw NotSupported(path.string() + ": this build has no image decoder (OpenCV imgcodecs) and reads only .ppm and .bmp");
 #endif
 }
 
@@ -64,14 +41,9 @@ void write_image(const std::filesystem::path& path, const cv::Mat& bgr) {
     }
     if (!ok) throw Error(path.string() + ": cannot write image");
 #else
-    if (!is_ppm(path))
-        throw NotSupported(path.string() + ": this build has no image encoder (OpenCV imgcodecs) and writes only .ppm");
-    cv::Mat rgb;
-    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-    std::ofstream out(path, std::ios::binary);
-    out << "P6\n" << rgb.cols << " " << rgb.rows << "\n255\n";
-    out.write(reinterpret_cast<const char*>(rgb.data), static_cast<std::streamsize>(rgb.total() * 3));
-    if (!out) throw Error(path.string() + ": cannot write image");
+    if (path.extension() == ".ppm") return write_ppm(path, bgr);
+    if (path.extension() == ".bmp") return write_bmp(path, bgr);
+    throw NotSupported(path.string() + ": this build has no image encoder (OpenCV imgcodecs) and writes only .ppm and .bmp");
 #endif
 }
 
