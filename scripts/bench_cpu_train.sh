@@ -20,7 +20,7 @@ lines = [
     f"Measured {datetime.date.today()} on {cpu}, {os.cpu_count()} cores, by `scripts/bench_cpu_train.sh`.",
     "Same synthetic dataset (`libreyolo synth n=200 imgsz=320 seed=1`: 160 train images), from scratch,",
     "2 data-loading workers, float32, two epochs; the second epoch is timed (data loading included,",
-    "validation excluded). LibreYOLO runs with its PGI auxiliary branch off (`aux_weight=0`) so that both",
+    "validation off on both sides). LibreYOLO runs with its PGI auxiliary branch off (`aux_weight=0`) so that both",
     "sides train the same network; otherwise both use their YOLOv9 defaults (mosaic, HSV, flip, EMA).",
     "",
     "| implementation | epoch 2 s | images/s |",
@@ -30,8 +30,7 @@ for r in rows:
     lines.append(f"| {r['impl']} | {r['epoch_seconds']:.2f} | {r['images'] / r['epoch_seconds']:.2f} |")
 ours, theirs = rows
 lines += ["", f"Speed-up: {theirs['epoch_seconds'] / ours['epoch_seconds']:.2f}x.", "",
-          "The H200 row (640, batch 16, AMP) waits for mixed precision in our trainer and an image decoder on",
-          "the GPU host (its OpenCV kit has no codecs).", ""]
+          "The GPU counterpart (H200, 640, batch 16, AMP) is [bench-gpu-train.md](bench-gpu-train.md).", ""]
 open("docs/bench-cpu-train.md", "w").write("\n".join(lines))
 print("\n".join(lines))
 PY

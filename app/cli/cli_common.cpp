@@ -2,6 +2,7 @@
 
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 
@@ -11,6 +12,11 @@
 extern char** environ;
 
 namespace libreyolo::cli {
+
+bool progress_on_stderr() {
+    static const bool tty = ::isatty(STDERR_FILENO) != 0;
+    return tty;
+}
 
 std::string with_thousands(long long n) {
     const std::string digits = std::to_string(n < 0 ? -n : n);

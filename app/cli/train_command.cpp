@@ -86,6 +86,7 @@ int run_train(const std::vector<std::string>& argv) {
         o,
         [&](const TrainEvent& e) {
             if (e.kind == TrainEvent::Kind::Batch) {
+                if (!progress_on_stderr()) return;
                 const int step = (e.epoch - 1) * e.batches + e.batch, total = e.epochs * e.batches;
                 if (first_step < 0) first_step = step - 1;
                 const double elapsed =
@@ -101,7 +102,7 @@ int run_train(const std::vector<std::string>& argv) {
                              e.step_ms, static_cast<int>(eta) / 60, static_cast<int>(eta) % 60);
                 return;
             }
-            std::fprintf(stderr, "\n");
+            if (progress_on_stderr()) std::fprintf(stderr, "\n");
             std::printf("epoch %d/%d: loss %.4f (box %.4f dfl %.4f cls %.4f)", e.epoch, e.epochs, e.loss, e.box_loss,
                         e.dfl_loss, e.cls_loss);
             if (e.map50 >= 0) std::printf("  mAP50 %.4f  mAP50-95 %.4f", e.map50, e.map50_95);

@@ -48,9 +48,9 @@ int run_val(const std::vector<std::string>& argv) {
     warn_if_random(model);
     const bool json = args.flags.count("json") != 0;
     const ValResult r = validate(model, args.get("data"), o, [&](int done, int total) {
-        if (!json) std::fprintf(stderr, "\rval %d/%d images", done, total);
+        if (!json && progress_on_stderr()) std::fprintf(stderr, "\rval %d/%d images", done, total);
     });
-    if (!json) std::fprintf(stderr, "\n");
+    if (!json && progress_on_stderr()) std::fprintf(stderr, "\n");
     std::fflush(stderr);
     const DetectionMetrics& m = r.metrics;
     if (json) {

@@ -16,7 +16,6 @@
 
 namespace libreyolo::predict {
 
-
 cv::Mat read_image(const std::filesystem::path& path) {
 #ifdef LIBREYOLO_HAVE_IMGCODECS
     try {
@@ -27,7 +26,8 @@ cv::Mat read_image(const std::filesystem::path& path) {
 #else
     if (path.extension() == ".ppm") return read_ppm(path);
     if (path.extension() == ".bmp") return read_bmp(path);
-    throw NotSupported(path.string() + ": this build has no image decoder (OpenCV imgcodecs) and reads only .ppm and .bmp");
+    throw NotSupported(path.string() +
+                       ": this build has no image decoder (OpenCV imgcodecs) and reads only .ppm and .bmp");
 #endif
 }
 
@@ -43,7 +43,8 @@ void write_image(const std::filesystem::path& path, const cv::Mat& bgr) {
 #else
     if (path.extension() == ".ppm") return write_ppm(path, bgr);
     if (path.extension() == ".bmp") return write_bmp(path, bgr);
-    throw NotSupported(path.string() + ": this build has no image encoder (OpenCV imgcodecs) and writes only .ppm and .bmp");
+    throw NotSupported(path.string() +
+                       ": this build has no image encoder (OpenCV imgcodecs) and writes only .ppm and .bmp");
 #endif
 }
 
