@@ -83,8 +83,9 @@ private Q_SLOTS:
     void familyRegistryDeclaresTraits() {
         const FamilyTraits& t = family_traits("yolo9");
         QCOMPARE(t.sizes, (std::vector<std::string>{"t", "s", "m", "c"}));
-        QVERIFY(!t.supports_cuda_graph_inference("detect"));  // not marked until proven
-        QVERIFY(!t.supports_cuda_graph_training("detect"));
+        QVERIFY(t.supports_cuda_graph_inference("detect"));  // proven by tests/gpu/test_cuda_graphs
+        QVERIFY(!t.supports_cuda_graph_inference("segment"));
+        QVERIFY(!t.supports_cuda_graph_training("detect"));  // not marked until proven
         QCOMPARE(known_model_names().front(), std::string("yolo9-t"));
     }
 

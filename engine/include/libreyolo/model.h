@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "libreyolo/cuda_graph.h"
 #include "libreyolo/image.h"
 #include "libreyolo/results.h"
 
@@ -20,6 +21,7 @@ struct ModelInfo {
     int imgsz = 640;
     std::int64_t parameters = 0;
     std::string device;       // "cpu", "cuda:0"
+    std::string dtype;        // "float32", "float16"
     std::string source;       // the weights file, or "random init" for a bare architecture
     bool pretrained = false;  // false for a random-init architecture
 };
@@ -33,8 +35,9 @@ struct PredictOptions {
     int vid_stride = 1;  // predict every Nth video frame
     bool save = false;   // write annotated images / videos
     std::string project = "runs/predict";
-    std::string name = "predict";  // run folder; a suffix 2, 3, ... is added when it exists
-    bool exist_ok = false;         // reuse project/name instead of adding a suffix
+    std::string name = "predict";           // run folder; a suffix 2, 3, ... is added when it exists
+    bool exist_ok = false;                  // reuse project/name instead of adding a suffix
+    GraphMode cuda_graph = GraphMode::Off;  // CUDA graph capture of the forward (cuda_graph.h)
 };
 
 class Model {
@@ -62,6 +65,22 @@ public:
 
     // Writes the weights and checkpoint fields as safetensors (atomically: temp file, rename).
     void save(const std::string& path) const;
+
+    // Each of these changes what the network's kernels read, so it releases every CUDA graph.
+    void to(const std::string& device);        // "cpu", "cuda", "cuda:N", "auto"
+    void set_dtype(const std::string& dtype);  // "float32", or "float16" (half precision)
+    // Weights for the same architecture from a .safetensors file (WeightsMismatch otherwise).
+    void load_weights(const std::string& path);
+
+    // CUDA graphs (cuda_graph.h). capture_graph moves the capture out of the first request:
+    // imgsz 0 means the model's, dtype "" the model's (another dtype converts the model first).
+    // Throws DeviceError on a CPU model, NotSupported for a family that has not opted in.
+    void capture_graph(int imgsz = 0, int batch = 1, const std::string& dtype = "");
+    std::vector<GraphInfo> graph_info() const;  // most recently used first
+    void release_graphs();
+    // At most this many graphs are kept (least recently used released first); default 8.
+    void set_graph_cache_limit(int limit);
+    int graph_cache_limit() const;
 
     struct Impl;
     // Engine-internal: wrap a network that the engine built (the trainer's EMA, for validation).

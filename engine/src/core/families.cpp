@@ -51,7 +51,8 @@ std::string ModelName::canonical() const {
 
 const std::vector<FamilyTraits>& registered_families() {
     static const std::vector<FamilyTraits> families = {
-        FamilyTraits{"yolo9", "YOLOv9", {"t", "s", "m", "c"}, {"detect"}, 640, {}, {}},
+        // detect: replays bit-identically for t/s/m/c, fp32/fp16, batch 1/8 (docs/graph-parity.md).
+        FamilyTraits{"yolo9", "YOLOv9", {"t", "s", "m", "c"}, {"detect"}, 640, {"detect"}, {}},
     };
     return families;
 }

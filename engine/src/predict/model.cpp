@@ -46,7 +46,9 @@ std::string default_model() {
 }
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-Model Model::adopt(std::unique_ptr<Impl> impl) { return Model(std::move(impl)); }
+Model Model::adopt(std::unique_ptr<Impl> impl) {
+    return Model(std::move(impl));
+}
 Model::Model(Model&&) noexcept = default;
 Model& Model::operator=(Model&&) noexcept = default;
 Model::~Model() = default;
@@ -121,6 +123,7 @@ ModelInfo Model::info() const {
     info.imgsz = impl_->meta.imgsz;
     info.parameters = models::count_parameters(*impl_->net);
     info.device = impl_->device.str();
+    info.dtype = impl_->dtype == torch::kFloat16 ? "float16" : "float32";
     info.source = impl_->source;
     info.pretrained = impl_->pretrained;
     return info;
@@ -131,8 +134,71 @@ double Model::gflops(int imgsz) const {
         throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
     torch::NoGradGuard no_grad;
     models::FlopScope scope;
-    impl_->net->forward(torch::zeros({1, 3, imgsz, imgsz}, torch::TensorOptions().device(impl_->device)));
+    impl_->net->forward(
+        torch::zeros({1, 3, imgsz, imgsz}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype)));
     return scope.total() / 1e9;
+}
+
+torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode) {
+    return graphs.run(input, mode, graph_target(), [this](const torch::Tensor& x) { return net->forward(x); });
+}
+
+graphs::GraphTarget Model::Impl::graph_target() const {
+    return {spec.name.family, spec.name.task,
+            family_traits(spec.name.family).supports_cuda_graph_inference(spec.name.task)};
+}
+
+void Model::to(const std::string& device) {
+    const torch::Device target = to_torch_device(device);
+    impl_->graphs.release();
+    impl_->net->to(target);
+    impl_->device = target;
+}
+
+void Model::set_dtype(const std::string& dtype) {
+    torch::Dtype target;
+    if (dtype == "float32" || dtype == "fp32")
+        target = torch::kFloat32;
+    else if (dtype == "float16" || dtype == "fp16" || dtype == "half")
+        target = torch::kFloat16;
+    else
+        throw InvalidArgument("dtype: '" + dtype + "' is not float32 or float16");
+    impl_->graphs.release();
+    impl_->net->to(target);
+    impl_->dtype = target;
+}
+
+void Model::load_weights(const std::string& path) {
+    const io::TensorFile file = io::read_safetensors(path);
+    impl_->graphs.release();
+    io::load_state_dict(*impl_->net, file.tensors, path);
+    impl_->source = path;
+    impl_->pretrained = true;
+}
+
+void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
+    if (imgsz < 0 || imgsz % 32 != 0)
+        throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
+    if (batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(batch));
+    if (!dtype.empty() && dtype != info().dtype) set_dtype(dtype);
+    const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;
+    const torch::Tensor example =
+        torch::zeros({batch, 3, size, size}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype));
+    impl_->graphs.capture(example, impl_->graph_target(),
+                          [this](const torch::Tensor& x) { return impl_->net->forward(x); });
+}
+
+std::vector<GraphInfo> Model::graph_info() const {
+    return impl_->graphs.info();
+}
+void Model::release_graphs() {
+    impl_->graphs.release();
+}
+void Model::set_graph_cache_limit(int limit) {
+    impl_->graphs.set_limit(limit);
+}
+int Model::graph_cache_limit() const {
+    return impl_->graphs.limit();
 }
 
 void Model::save(const std::string& path) const {

@@ -2,6 +2,7 @@
 // What a libreyolo::Model holds. Internal: tests and engine code reach the network through it.
 #include <torch/torch.h>
 
+#include "graphs/graph_runner.h"
 #include "io/checkpoint.h"
 #include "libreyolo/model.h"
 #include "models/network_factory.h"
@@ -13,8 +14,15 @@ struct Model::Impl {
     models::NetworkSpec spec;
     io::CheckpointMeta meta;  // names, imgsz and the other checkpoint fields
     torch::Device device{torch::kCPU};
+    torch::Dtype dtype = torch::kFloat32;  // of the weights, and so of the input
+    graphs::GraphRunner graphs;
     std::string source;  // weights file or "random init"
     bool pretrained = false;
+
+    // The network's forward for an input already on the device and in the dtype, through the
+    // model's graphs as mode says.
+    torch::Tensor forward(const torch::Tensor& input, GraphMode mode);
+    graphs::GraphTarget graph_target() const;
 };
 
 }  // namespace libreyolo

@@ -50,15 +50,17 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
         cv::cvtColor(f.bgr, rgb, cv::COLOR_BGR2RGB);
         canvases.push_back(predict::letterbox(rgb, imgsz, imgsz));
     }
-    torch::Tensor input = predict::to_input_tensor(canvases).to(m.device);
+    torch::Tensor input = predict::to_input_tensor(canvases).to(m.device, m.dtype);
     const double pre = ms_since(t0);
 
     t0 = Clock::now();
     torch::Tensor output;
     {
         torch::InferenceMode guard;
-        output = m.net->forward(input);
-        if (m.device.is_cuda()) output = output.to(torch::kCPU);  // waits for the GPU
+        output = m.forward(input, o.cuda_graph);
+        // Post-processing (never captured) runs on the CPU in float32; for CUDA this copy also
+        // waits for the GPU.
+        output = output.to(torch::kCPU, torch::kFloat32);
     }
     const double infer = ms_since(t0);
 

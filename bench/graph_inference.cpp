@@ -1,0 +1,137 @@
+// CUDA graphs for prediction, eager against graph, on one GPU:
+//  - forward latency per size, batch and dtype (CUDA events around each call, median of `replays`
+//    calls after `warmup`), capture time and the memory the capture added;
+//  - end-to-end predict latency per image (letterbox + forward + NMS + scaling, from an in-memory
+//    image; wall clock, median) with cuda_graph off and on.
+//   bench_graph_inference [sizes=t,s,m,c] [batches=1,8,32] [dtypes=float32,float16] [imgsz=640]
+//                         [replays=200] [warmup=20] [--json]
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAStream.h>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench_args.h"
+
+#include "libreyolo/model.h"
+#include "libreyolo/version.h"
+#include "predict/model_impl.h"
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+// Median GPU time of fn over `runs` calls after `warmup`, each bracketed by CUDA events.
+template <typename Fn>
+double median_gpu_ms(Fn&& fn, int warmup, int runs) {
+    for (int i = 0; i < warmup; ++i) fn();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; ++i) {
+        at::cuda::CUDAEvent start(cudaEventDefault), end(cudaEventDefault);
+        start.record();
+        fn();
+        end.record();
+        end.synchronize();
+        ms.push_back(start.elapsed_time(end));
+    }
+    return median(ms);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::map<std::string, std::string> args = {
+        {"sizes", "t,s,m,c"}, {"batches", "1,8,32"}, {"dtypes", "float32,float16"},
+        {"imgsz", "640"},     {"replays", "200"},    {"warmup", "20"},
+        {"e2e_runs", "200"}};
+    bool json = false;
+    if (!parse_bench_args(argc, argv, "bench_graph_inference", args, json)) return 2;
+    const int imgsz = std::stoi(args["imgsz"]), replays = std::stoi(args["replays"]),
+              warmup = std::stoi(args["warmup"]);
+    try {
+        for (const std::string& size : split(args["sizes"]))
+            for (const std::string& dtype : split(args["dtypes"])) {
+                libreyolo::Model model = libreyolo::Model::create("yolo9-" + size, 80, "cuda");
+                model.set_dtype(dtype);
+                auto& impl = model.impl();
+                for (const std::string& b : split(args["batches"])) {
+                    const int batch = std::stoi(b);
+                    const torch::Tensor x = torch::rand({batch, 3, imgsz, imgsz})
+                                                .to(torch::TensorOptions().device(torch::kCUDA).dtype(impl.dtype));
+                    torch::InferenceMode guard;
+                    const double eager_ms =
+                        median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::Off); }, warmup, replays);
+                    model.capture_graph(imgsz, batch);
+                    const double graph_ms =
+                        median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::On); }, warmup, replays);
+                    const libreyolo::GraphInfo g = model.graph_info().front();
+                    std::printf(
+                        json
+                            ? "{\"kind\": \"forward\", \"size\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
+                              "%d, "
+                              "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f}\n"
+                            : "yolo9-%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
+                              "MiB\n",
+                        size.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
+                        g.pool_bytes / 1048576.0);
+                    std::fflush(stdout);
+                    model.release_graphs();
+                }
+                // End to end, one image at a time, as a user's predict call runs.
+                std::vector<unsigned char> pixels(640 * 480 * 3);
+                for (std::size_t i = 0; i < pixels.size(); ++i)
+                    pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
+                const libreyolo::ImageView view{pixels.data(), 640, 480, 640 * 3, libreyolo::PixelFormat::RGB8};
+                for (const libreyolo::GraphMode mode : {libreyolo::GraphMode::Off, libreyolo::GraphMode::On}) {
+                    libreyolo::PredictOptions o;
+                    o.imgsz = imgsz;
+                    o.cuda_graph = mode;
+                    std::vector<double> wall, pre, infer, post;
+                    const int runs = std::stoi(args["e2e_runs"]);
+                    for (int i = 0; i < warmup + runs; ++i) {
+                        const auto t0 = std::chrono::steady_clock::now();
+                        const auto r = model.predict({view}, o);
+                        const double ms =
+                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+                        if (i < warmup) continue;
+                        wall.push_back(ms);
+                        pre.push_back(r[0].speed.preprocess_ms);
+                        infer.push_back(r[0].speed.inference_ms);
+                        post.push_back(r[0].speed.postprocess_ms);
+                    }
+                    std::printf(
+                        json ? "{\"kind\": \"predict\", \"size\": \"%s\", \"dtype\": \"%s\", \"cuda_graph\": \"%s\", "
+                               "\"imgsz\": %d, \"end_to_end_ms\": %.3f, \"pre_ms\": %.3f, \"infer_ms\": %.3f, "
+                               "\"post_ms\": %.3f}\n"
+                             : "yolo9-%s %s predict cuda_graph=%s imgsz %d: end-to-end %.3f ms (pre %.3f, "
+                               "forward %.3f, post %.3f)\n",
+                        size.c_str(), dtype.c_str(), libreyolo::to_string(mode), imgsz, median(wall), median(pre),
+                        median(infer), median(post));
+                    std::fflush(stdout);
+                }
+                model.release_graphs();
+            }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_graph_inference: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

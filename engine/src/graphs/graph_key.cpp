@@ -1,0 +1,31 @@
+#include "graphs/graph_key.h"
+
+#include "libreyolo/errors.h"
+
+namespace libreyolo::graphs {
+
+std::string GraphKey::shape() const {
+    return std::to_string(batch) + "x" + std::to_string(channels) + "x" + std::to_string(height) + "x" +
+           std::to_string(width);
+}
+
+std::string GraphKey::dtype_name() const {
+    switch (dtype) {
+        case torch::kFloat32:
+            return "float32";
+        case torch::kFloat16:
+            return "float16";
+        case torch::kBFloat16:
+            return "bfloat16";
+        default:
+            return std::string(c10::toString(dtype));
+    }
+}
+
+GraphKey key_of(const torch::Tensor& input, const std::string& task) {
+    if (input.dim() != 4) throw InvalidArgument("cuda_graph: the input must be (B, C, H, W)");
+    return {input.size(0),       input.size(1),        input.size(2), input.size(3),
+            input.scalar_type(), input.device().str(), task};
+}
+
+}  // namespace libreyolo::graphs

@@ -1,0 +1,102 @@
+#include "graphs/graph_runner.h"
+
+#include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+
+namespace libreyolo::graphs {
+namespace {
+
+// Auto remembers this many uncaptured keys; multi-scale inputs would otherwise grow it forever.
+constexpr std::size_t kSeenLimit = 64;
+
+}  // namespace
+
+GraphRunner::GraphRunner(int limit) : cache_(static_cast<std::size_t>(std::max(1, limit))) {}
+GraphRunner::~GraphRunner() = default;
+GraphRunner::GraphRunner(const GraphRunner& other) : cache_(other.cache_.limit()) {}
+GraphRunner& GraphRunner::operator=(const GraphRunner& other) {
+    if (this != &other) {
+        release();
+        cache_.set_limit(other.cache_.limit());
+    }
+    return *this;
+}
+
+void GraphRunner::check_capturable(const torch::Tensor& input, const GraphTarget& target, GraphMode mode) const {
+    const char* asked = mode == GraphMode::Auto ? "auto" : "true";
+    if (!target.supported)
+        throw NotSupported(std::string("cuda_graph=") + asked + ": family " + target.family + " (task " + target.task +
+                           ") has not opted in to CUDA graph capture: its forward is not proven to replay "
+                           "bit-identically (use cuda_graph=false)");
+    if (!input.is_cuda())
+        throw DeviceError(std::string("cuda_graph=") + asked + ": CUDA graphs need a CUDA device; the model is on " +
+                          input.device().str() + " (use device=cuda or cuda_graph=false)");
+}
+
+CapturedForward& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor& example, const Forward& forward) {
+    if (!pool_) pool_ = at::cuda::graph_pool_handle();
+    auto captured = std::make_unique<CapturedForward>(example, forward, *pool_);
+    CapturedForward& ref = *captured;
+    log_debug("cuda_graph", "captured " + key.shape() + " " + key.dtype_name() + " on " + key.device + " in " +
+                                std::to_string(ref.capture_ms()) + " ms");
+    for (const GraphKey& evicted : cache_.insert(key, std::move(captured)))
+        log_debug("cuda_graph", "cache full: released the graph of " + evicted.shape());
+    std::erase_if(seen_, [&](const auto& s) { return s.first == key; });
+    return ref;
+}
+
+torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target,
+                               const Forward& forward) {
+    if (mode == GraphMode::Off) return forward(input);
+    if (mode == GraphMode::Auto && (!input.is_cuda() || !target.supported)) {
+        if (input.is_cuda() && !warned_unsupported_) {
+            log_warning("cuda_graph", "auto: family " + target.family + " (task " + target.task +
+                                          ") has not opted in to CUDA graph capture; running eager");
+            warned_unsupported_ = true;
+        }
+        return forward(input);
+    }
+    check_capturable(input, target, mode);
+    const GraphKey key = key_of(input, target.task);
+    if (CapturedForward* hit = cache_.find(key)) return hit->replay(input);
+    if (mode == GraphMode::Auto) {
+        auto it = std::find_if(seen_.begin(), seen_.end(), [&](const auto& s) { return s.first == key; });
+        if (it == seen_.end()) {
+            if (seen_.size() >= kSeenLimit) seen_.erase(seen_.begin());
+            seen_.emplace_back(key, 1);
+            return forward(input);
+        }
+    }
+    return capture_key(key, input, forward).replay(input);
+}
+
+void GraphRunner::capture(const torch::Tensor& example, const GraphTarget& target, const Forward& forward) {
+    check_capturable(example, target, GraphMode::On);
+    capture_key(key_of(example, target.task), example, forward);
+}
+
+std::vector<GraphInfo> GraphRunner::info() const {
+    std::vector<GraphInfo> rows;
+    for (const auto& [key, graph] : cache_.entries())
+        rows.push_back({key.shape(), key.dtype_name(), key.device, key.task, graph->replays(), graph->capture_ms(),
+                        graph->pool_bytes()});
+    return rows;
+}
+
+void GraphRunner::release() {
+    cache_.clear();
+    seen_.clear();
+    // A fresh pool next time: the old one is returned to the allocator once its graphs are gone.
+    pool_.reset();
+}
+
+void GraphRunner::set_limit(int limit) {
+    if (limit < 1) throw InvalidArgument("graph cache limit: must be at least 1, got " + std::to_string(limit));
+    cache_.set_limit(static_cast<std::size_t>(limit));
+}
+
+int GraphRunner::limit() const {
+    return static_cast<int>(cache_.limit());
+}
+
+}  // namespace libreyolo::graphs

@@ -1,0 +1,114 @@
+// CUDA graph modes without a GPU: parsing, keys, the LRU bound, and the errors and eager
+// fallbacks that must hold on any machine (tests/gpu/test_cuda_graphs.cpp captures for real).
+#include <QtTest/QtTest>
+
+#include "support/test_helpers.h"
+
+#include "graphs/graph_key.h"
+#include "graphs/lru_cache.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/model.h"
+#include "predict/model_impl.h"
+
+using namespace libreyolo;
+
+namespace {
+
+ImageView view_of(const std::vector<unsigned char>& pixels, int w, int h) {
+    return {pixels.data(), w, h, w * 3, PixelFormat::RGB8};
+}
+
+}  // namespace
+
+class TestGraphModes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void parsesTheCliValues() {
+        QCOMPARE(parse_graph_mode("true"), GraphMode::On);
+        QCOMPARE(parse_graph_mode("False"), GraphMode::Off);
+        QCOMPARE(parse_graph_mode("auto"), GraphMode::Auto);
+        QCOMPARE(std::string(to_string(GraphMode::Auto)), std::string("auto"));
+        QVERIFY(testing::error_of([] { parse_graph_mode("sometimes"); }).find("'sometimes'") != std::string::npos);
+    }
+
+    void keyNamesShapeDtypeDeviceAndTask() {
+        const auto key = graphs::key_of(torch::zeros({8, 3, 640, 480}, torch::kFloat16), "detect");
+        QCOMPARE(key.shape(), std::string("8x3x640x480"));
+        QCOMPARE(key.dtype_name(), std::string("float16"));
+        QCOMPARE(key.device, std::string("cpu"));
+        QVERIFY(!(key == graphs::key_of(torch::zeros({8, 3, 640, 480}), "detect")));                 // dtype
+        QVERIFY(!(key == graphs::key_of(torch::zeros({8, 3, 640, 480}, torch::kFloat16), "pose")));  // task
+        QVERIFY(key == graphs::key_of(torch::ones({8, 3, 640, 480}, torch::kFloat16), "detect"));    // values
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, graphs::key_of(torch::zeros({3, 640, 640}), "detect"));
+    }
+
+    void cacheKeepsTheMostRecentlyUsed() {
+        graphs::LruCache<int, std::string> cache(2);
+        QVERIFY(cache.insert(1, std::make_unique<std::string>("a")).empty());
+        QVERIFY(cache.insert(2, std::make_unique<std::string>("b")).empty());
+        QCOMPARE(*cache.find(1), std::string("a"));  // 1 is now the most recent
+        QCOMPARE(cache.insert(3, std::make_unique<std::string>("c")), std::vector<int>{2});
+        QVERIFY(cache.find(2) == nullptr);
+        QCOMPARE(cache.entries().front().first, 3);
+        QCOMPARE(cache.set_limit(1), std::vector<int>{1});
+        QCOMPARE(cache.size(), std::size_t(1));
+        QVERIFY(cache.insert(3, std::make_unique<std::string>("d")).empty());  // replaces
+        QCOMPARE(*cache.find(3), std::string("d"));
+    }
+
+    void onOnTheCpuIsAClearErrorAndAutoRunsEager() {
+        Model model = Model::create("yolo9-t", 80, "cpu");
+        std::vector<unsigned char> pixels(64 * 48 * 3, 90);
+        PredictOptions o;
+        o.imgsz = 64;
+        o.cuda_graph = GraphMode::On;
+        const std::string error = testing::error_of([&] { model.predict({view_of(pixels, 64, 48)}, o); });
+        QVERIFY2(error.find("CUDA device") != std::string::npos && error.find("cpu") != std::string::npos,
+                 error.c_str());
+        QVERIFY_THROWS_EXCEPTION(DeviceError, model.predict({view_of(pixels, 64, 48)}, o));
+        QVERIFY_THROWS_EXCEPTION(DeviceError, model.capture_graph(64, 1));
+
+        PredictOptions eager = o;
+        eager.cuda_graph = GraphMode::Off;
+        o.cuda_graph = GraphMode::Auto;
+        for (int i = 0; i < 3; ++i) {
+            const auto a = model.predict({view_of(pixels, 64, 48)}, o),
+                       b = model.predict({view_of(pixels, 64, 48)}, eager);
+            QCOMPARE(a.front().boxes.size(), b.front().boxes.size());
+        }
+        QVERIFY(model.graph_info().empty());
+    }
+
+    void aFamilyOrTaskThatHasNotOptedInIsNamed() {
+        Model model = Model::create("yolo9-t", 80, "cpu");
+        model.impl().spec.name.task = "pose";  // a task the registry leaves unmarked
+        std::vector<unsigned char> pixels(64 * 64 * 3, 20);
+        PredictOptions o;
+        o.imgsz = 64;
+        o.cuda_graph = GraphMode::On;
+        const std::string error = testing::error_of([&] { model.predict({view_of(pixels, 64, 64)}, o); });
+        QVERIFY2(error.find("yolo9") != std::string::npos && error.find("pose") != std::string::npos, error.c_str());
+        QVERIFY_THROWS_EXCEPTION(NotSupported, model.predict({view_of(pixels, 64, 64)}, o));
+        QVERIFY_THROWS_EXCEPTION(NotSupported, model.capture_graph(64, 1));
+        o.cuda_graph = GraphMode::Auto;  // runs eager
+        QCOMPARE(model.predict({view_of(pixels, 64, 64)}, o).size(), std::size_t(1));
+    }
+
+    void modelChangesKeepWorkingAndTheLimitHolds() {
+        Model model = Model::create("yolo9-t", 6, "cpu");
+        QCOMPARE(model.graph_cache_limit(), 8);
+        model.set_graph_cache_limit(3);
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.set_graph_cache_limit(0));
+        model.set_dtype("float16");
+        QCOMPARE(model.info().dtype, std::string("float16"));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.set_dtype("int3"));
+        model.set_dtype("float32");
+        model.to("cpu");
+        QCOMPARE(model.graph_cache_limit(), 3);  // releasing graphs keeps the setting
+        QVERIFY(model.graph_info().empty());
+        QVERIFY_THROWS_EXCEPTION(FileNotFound, model.load_weights("no-such-file.safetensors"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGraphModes)
+#include "test_graph_modes.moc"

@@ -1,0 +1,225 @@
+// CUDA graphs for prediction on a real GPU: the parity matrix (every size of every family, fp32 and
+// fp16, batch 1 and 8, two input distributions, torch::equal against eager), the On and Auto modes,
+// the LRU bound, invalidation by device, dtype and weights, and end-to-end predict. With
+// LIBREYOLO_GRAPH_PARITY_OUT set, the matrix is written there as markdown (docs/graph-parity.md).
+#include <QtTest/QtTest>
+
+#include <ATen/cuda/CUDAContext.h>
+#include <opencv2/imgproc.hpp>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "libreyolo/device.h"
+#include "libreyolo/families.h"
+#include "libreyolo/model.h"
+#include "libreyolo/version.h"
+#include "predict/model_impl.h"
+
+using namespace libreyolo;
+
+namespace {
+
+// A synthetic photo-like batch: smooth gradients with filled shapes, a distribution far from
+// uniform noise; each image of the batch differs.
+torch::Tensor shapes_batch(int batch, int size) {
+    std::vector<torch::Tensor> images;
+    for (int b = 0; b < batch; ++b) {
+        cv::Mat img(size, size, CV_8UC3);
+        for (int y = 0; y < size; ++y)
+            for (int x = 0; x < size; ++x)
+                img.at<cv::Vec3b>(y, x) =
+                    cv::Vec3b(uchar((x + 40 * b) % 256), uchar(y % 256), uchar((x + y) / 5 % 256));
+        cv::circle(img, {size / 3 + 10 * b, size / 3}, size / 8, {20, 200, 240}, cv::FILLED);
+        cv::rectangle(img, {size / 2, size / 2}, {size / 2 + size / 5, size / 2 + size / 6 + 5 * b}, {230, 30, 30},
+                      cv::FILLED);
+        images.push_back(
+            torch::from_blob(img.data, {size, size, 3}, torch::kUInt8).permute({2, 0, 1}).to(torch::kFloat32) / 255.0);
+    }
+    return torch::stack(images);
+}
+
+torch::Tensor eager(Model& m, const torch::Tensor& x) {
+    torch::InferenceMode guard;
+    return m.impl().net->forward(x);
+}
+
+torch::Tensor graphed(Model& m, const torch::Tensor& x, GraphMode mode = GraphMode::On) {
+    torch::InferenceMode guard;
+    return m.impl().forward(x, mode);
+}
+
+std::vector<unsigned char> gray_pixels(int w, int h, unsigned char v) {
+    return std::vector<unsigned char>(w * h * 3, v);
+}
+
+}  // namespace
+
+class TestCudaGraphs : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() {
+        if (!cuda_available()) QSKIP("no usable CUDA device");
+    }
+
+    void parityMatrix() {
+        std::ostringstream rows;
+        int failures = 0;
+        for (const FamilyTraits& family : registered_families())
+            for (const std::string& task : family.tasks)
+                for (const std::string& size : family.sizes) {
+                    Model model = Model::create(family.family + "-" + size, 80, "cuda");
+                    model.impl().spec.name.task = task;
+                    for (const char* dtype : {"float32", "float16"})
+                        for (int batch : {1, 8}) {
+                            model.set_dtype(dtype);
+                            const auto options = torch::TensorOptions().device(torch::kCUDA).dtype(model.impl().dtype);
+                            // Capture bypasses the registry here: this matrix is what earns the mark.
+                            const bool marked = model.impl().graph_target().supported;
+                            graphs::GraphTarget target = model.impl().graph_target();
+                            target.supported = true;
+                            torch::Tensor noise = torch::rand({batch, 3, 640, 640}).to(options);
+                            torch::Tensor image = shapes_batch(batch, 640).to(options);
+                            model.impl().graphs.capture(
+                                noise, target, [&](const torch::Tensor& x) { return model.impl().net->forward(x); });
+                            bool equal[2];
+                            int k = 0;
+                            for (const torch::Tensor& x : {noise, image}) {
+                                torch::InferenceMode guard;
+                                const torch::Tensor want = model.impl().net->forward(x);
+                                const torch::Tensor got = model.impl().graphs.run(
+                                    x, GraphMode::On, target,
+                                    [&](const torch::Tensor& in) { return model.impl().net->forward(in); });
+                                equal[k++] = torch::equal(want, got);
+                            }
+                            const GraphInfo info = model.graph_info().front();
+                            QCOMPARE(info.replays, std::int64_t{2});
+                            const bool pass = equal[0] && equal[1];
+                            failures += pass ? 0 : 1;
+                            char row[256];
+                            std::snprintf(row, sizeof row, "| %s | %s | %s | %s | %d | %s | %s | %.0f | %.1f | %s |\n",
+                                          family.family.c_str(), task.c_str(), size.c_str(), dtype, batch,
+                                          equal[0] ? "equal" : "DIFFERS", equal[1] ? "equal" : "DIFFERS",
+                                          info.capture_ms, info.pool_bytes / 1048576.0, marked ? "yes" : "no");
+                            rows << row;
+                            qInfo("%s", row);
+                            if (marked) QVERIFY2(pass, row);
+                            model.release_graphs();
+                        }
+                }
+        if (const char* out = std::getenv("LIBREYOLO_GRAPH_PARITY_OUT")) write_parity(out, rows.str(), failures);
+        QCOMPARE(failures, 0);
+    }
+
+    void onCapturesOnceThenReplays() {
+        Model model = Model::create("yolo9-t", 80, "cuda");
+        const torch::Tensor x = shapes_batch(2, 320).cuda();
+        const torch::Tensor want = eager(model, x);
+        for (int i = 0; i < 3; ++i) QVERIFY(torch::equal(graphed(model, x), want));
+        const auto info = model.graph_info();
+        QCOMPARE(info.size(), std::size_t(1));
+        QCOMPARE(info[0].key, std::string("2x3x320x320"));
+        QCOMPARE(info[0].dtype, std::string("float32"));
+        QCOMPARE(info[0].device, std::string("cuda:0"));
+        QCOMPARE(info[0].task, std::string("detect"));
+        QCOMPARE(info[0].replays, std::int64_t{3});
+        QVERIFY(info[0].capture_ms > 0 && info[0].capture_ms < 10000);
+        QVERIFY(info[0].pool_bytes >= 0);
+    }
+
+    void autoCapturesWhenAKeyRepeats() {
+        Model model = Model::create("yolo9-t", 80, "cuda");
+        const torch::Tensor a = torch::rand({1, 3, 256, 256}).cuda(), b = torch::rand({1, 3, 320, 320}).cuda();
+        graphed(model, a, GraphMode::Auto);
+        graphed(model, b, GraphMode::Auto);
+        QVERIFY(model.graph_info().empty());  // each seen once: eager
+        QVERIFY(torch::equal(graphed(model, a, GraphMode::Auto), eager(model, a)));
+        QCOMPARE(model.graph_info().size(), std::size_t(1));
+        QCOMPARE(model.graph_info()[0].key, std::string("1x3x256x256"));
+        graphed(model, a, GraphMode::Auto);
+        QCOMPARE(model.graph_info()[0].replays, std::int64_t{2});
+    }
+
+    void cacheIsBoundedLeastRecentlyUsedFirst() {
+        Model model = Model::create("yolo9-t", 80, "cuda");
+        model.set_graph_cache_limit(2);
+        for (int size : {128, 160, 128, 192}) graphed(model, torch::rand({1, 3, size, size}).cuda());
+        const auto info = model.graph_info();
+        QCOMPARE(info.size(), std::size_t(2));
+        QCOMPARE(info[0].key, std::string("1x3x192x192"));
+        QCOMPARE(info[1].key, std::string("1x3x128x128"));  // 160 was the least recently used
+    }
+
+    void deviceDtypeAndWeightsInvalidate() {
+        QTemporaryDir dir;
+        Model other = Model::create("yolo9-t", 80, "cpu");
+        const std::string weights = dir.filePath("other.safetensors").toStdString();
+        other.save(weights);
+
+        Model model = Model::create("yolo9-t", 80, "cuda");
+        const torch::Tensor x = shapes_batch(1, 256).cuda();
+        model.capture_graph(256, 1);
+        QCOMPARE(model.graph_info().size(), std::size_t(1));
+        model.to("cuda");
+        QVERIFY(model.graph_info().empty());
+        model.capture_graph(256, 1, "float16");  // another dtype converts the model first
+        QCOMPARE(model.graph_info()[0].dtype, std::string("float16"));
+        model.set_dtype("float32");
+        QVERIFY(model.graph_info().empty());
+        graphed(model, x);
+        model.load_weights(weights);
+        QVERIFY(model.graph_info().empty());
+        // No stale graph: a new capture computes with the new weights.
+        const torch::Tensor got = graphed(model, x);
+        QVERIFY(torch::equal(got, eager(model, x)));
+        other.to("cuda");
+        QVERIFY(torch::equal(got, eager(other, x)));
+    }
+
+    void predictWithGraphsGivesTheEagerBoxes() {
+        Model model = Model::load(default_model(), "cuda");
+        std::vector<unsigned char> pixels = gray_pixels(640, 480, 0);
+        for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
+        const ImageView view{pixels.data(), 640, 480, 640 * 3, PixelFormat::RGB8};
+        PredictOptions o;
+        o.conf = 0.01f;
+        o.batch = 2;
+        const auto want = model.predict({view, view}, o);
+        o.cuda_graph = GraphMode::On;
+        for (int i = 0; i < 2; ++i) {
+            const auto got = model.predict({view, view}, o);
+            QCOMPARE(got.size(), want.size());
+            for (std::size_t r = 0; r < got.size(); ++r) {
+                QCOMPARE(got[r].boxes.size(), want[r].boxes.size());
+                for (std::size_t k = 0; k < got[r].boxes.size(); ++k)
+                    QCOMPARE(got[r].boxes[k].conf, want[r].boxes[k].conf);
+            }
+        }
+        QCOMPARE(model.graph_info().at(0).replays, std::int64_t{2});
+    }
+
+private:
+    static void write_parity(const char* path, const std::string& rows, int failures) {
+        const std::time_t now = std::time(nullptr);
+        char date[32];
+        std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+        std::ofstream out(path);
+        out << "# CUDA graph parity (inference)\n\n"
+            << "Run " << date << " on one " << at::cuda::getCurrentDeviceProperties()->name << ", LibTorch "
+            << torch_version() << ", by `tests/gpu/test_cuda_graphs` (`scripts/gpu-check.sh`). For every family,\n"
+            << "task and size in the registry, random-init weights (80 classes): capture at 640, then replay on\n"
+            << "two inputs from different distributions (uniform noise; a synthetic image of gradients and\n"
+            << "filled shapes) and compare with the eager forward by `torch::equal`, bit for bit. Capture time\n"
+            << "includes three warm-up passes; pool MiB is what the capture added to the model's graph pool.\n"
+            << "A family/task is marked in the registry (`marked`) only where every row passes.\n\n"
+            << "| family | task | size | dtype | batch | noise | image | capture ms | pool MiB | marked |\n"
+            << "|---|---|---|---|---:|---|---|---:|---:|---|\n"
+            << rows << "\n"
+            << (failures ? std::to_string(failures) + " row(s) differ.\n" : "Every row is bit-identical.\n");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaGraphs)
+#include "test_cuda_graphs.moc"
