@@ -23,6 +23,11 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
         conf = conf.index_select(0, top);
         class_ids = class_ids.index_select(0, top);
     }
+    // The selection above runs where the prediction is (the GPU, for a CUDA model); only the
+    // candidates come to the host for NMS.
+    boxes = boxes.to(torch::kCPU, torch::kFloat32);
+    conf = conf.to(torch::kCPU, torch::kFloat32);
+    class_ids = class_ids.to(torch::kCPU);
 
     // Top-left padding: undoing the letterbox is a division by the ratio.
     const LetterboxGeometry g = letterbox_geometry(o.orig_h, o.orig_w, o.input_h, o.input_w);

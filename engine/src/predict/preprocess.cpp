@@ -6,14 +6,15 @@
 
 namespace libreyolo::predict {
 
-torch::Tensor to_input_tensor(const std::vector<cv::Mat>& canvases) {
+torch::Tensor to_input_tensor(const std::vector<cv::Mat>& canvases, torch::Device device, torch::Dtype dtype) {
     std::vector<torch::Tensor> images;
     for (const cv::Mat& c : canvases) {
         cv::Mat contiguous = c.isContinuous() ? c : c.clone();
-        torch::Tensor hwc = torch::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, 3}, torch::kUInt8);
-        images.push_back(hwc.permute({2, 0, 1}).to(torch::kFloat32).div(255.0));
+        images.push_back(torch::from_blob(contiguous.data, {contiguous.rows, contiguous.cols, 3}, torch::kUInt8));
     }
-    return torch::stack(images).contiguous();
+    // stack copies out of the canvases before they go away.
+    const torch::Tensor hwc = torch::stack(images).to(device);
+    return hwc.permute({0, 3, 1, 2}).to(torch::kFloat32).div(255.0).to(dtype).contiguous();
 }
 
 cv::Mat to_bgr(const ImageView& image) {
