@@ -25,8 +25,10 @@ struct GraphInfo {
     std::string device;  // "cuda:0"
     std::string task;    // "detect"
     std::int64_t replays = 0;
-    double capture_ms = 0;        // warm-up + capture + instantiation
-    std::int64_t pool_bytes = 0;  // memory the capture added to the model's graph pool
+    double capture_ms = 0;  // warm-up + capture + instantiation
+    // Device memory the caching allocator reserved during warm-up and capture: the graph's
+    // private pool (shared by the model's graphs) and the warm-up's buffers.
+    std::int64_t pool_bytes = 0;
 };
 
 }  // namespace libreyolo
