@@ -10,26 +10,18 @@ as an error row instead of a time.
 """
 import json
 import statistics
-import sys
 import time
 
 import numpy as np
 import torch
 
 import libreyolo
+from bench_args import parse_bench_args
 from libreyolo.models.yolo9.model import LibreYOLO9
 
 
 def main() -> None:
-    args = {"dtype": "float32", "runs": "200", "warmup": "20"}
-    as_json = "--json" in sys.argv[1:]
-    for a in sys.argv[1:]:
-        if a == "--json":
-            continue
-        key, _, value = a.partition("=")
-        if key not in args:
-            sys.exit(f"bad argument {a!r}")
-        args[key] = value
+    args, as_json = parse_bench_args({"dtype": "float32", "runs": "200", "warmup": "20"})
     runs, warmup = int(args["runs"]), int(args["warmup"])
     # The same pixels as bench_graph_inference's in-memory image.
     pixels = (np.arange(640 * 480 * 3, dtype=np.int64) * 7919 % 251).astype(np.uint8).reshape(480, 640, 3)

@@ -11,7 +11,6 @@ The weights are loaded into LibreYOLO's own LibreYOLO9Model, so both sides run t
 """
 import json
 import statistics
-import sys
 import time
 
 import cv2
@@ -19,22 +18,15 @@ import torch
 from safetensors.torch import load_file
 
 import libreyolo
+from bench_args import parse_bench_args
 from libreyolo.models.yolo9.nn import LibreYOLO9Model
 from libreyolo.postprocess.yolo9 import postprocess
 from libreyolo.preprocess.yolo9 import preprocess_numpy
 
 
 def main() -> None:
-    args = {"weights": "", "source": "", "imgsz": "640", "runs": "30", "warmup": "5", "conf": "0.25"}
-    as_json = False
-    for a in sys.argv[1:]:
-        if a == "--json":
-            as_json = True
-            continue
-        key, _, value = a.partition("=")
-        if key not in args or not value:
-            sys.exit(f"bad argument {a!r}")
-        args[key] = value
+    args, as_json = parse_bench_args({"weights": "", "source": "", "imgsz": "640", "runs": "30", "warmup": "5",
+                                      "conf": "0.25"})
     imgsz, runs, warmup, conf = int(args["imgsz"]), int(args["runs"]), int(args["warmup"]), float(args["conf"])
 
     model = LibreYOLO9Model(config="t", nb_classes=80)

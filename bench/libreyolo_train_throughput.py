@@ -12,26 +12,18 @@ network (LibreYOLO's own default is 0.25). Validation is off (eval_interval=0) b
 import csv
 import json
 import os
-import sys
 import tempfile
 
 import torch
 
 import libreyolo
+from bench_args import parse_bench_args
 from libreyolo.models.yolo9.model import LibreYOLO9
 
 
 def main() -> None:
-    args = {"data": "", "imgsz": "320", "batch": "16", "workers": "2", "device": "cpu", "amp": "false",
-            "aux_weight": "0"}
-    as_json = "--json" in sys.argv[1:]
-    for a in sys.argv[1:]:
-        if a == "--json":
-            continue
-        key, _, value = a.partition("=")
-        if key not in args:
-            sys.exit(f"bad argument {a!r}")
-        args[key] = value
+    args, as_json = parse_bench_args({"data": "", "imgsz": "320", "batch": "16", "workers": "2", "device": "cpu",
+                                      "amp": "false", "aux_weight": "0"})
     import yaml
     names = yaml.safe_load(open(args["data"]))["names"]
     project = tempfile.mkdtemp(prefix="libreyolo-bench-")

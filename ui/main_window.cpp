@@ -6,17 +6,23 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QStatusBar>
+#include <QTabWidget>
 
 #include "libreyolo/version.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
+#include "train_page.h"
 
 MainWindow::MainWindow(const QString& model, const QString& device, QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<libreyolo::Result>();
     setWindowTitle(tr("LibreYOLO Studio"));
     setAcceptDrops(true);
-    view_ = new PredictionView(this);
-    setCentralWidget(view_);
+    pages_ = new QTabWidget(this);
+    view_ = new PredictionView(pages_);
+    trainPage_ = new TrainPage(pages_);
+    pages_->addTab(view_, tr("Predict"));
+    pages_->addTab(trainPage_, tr("Train"));
+    setCentralWidget(pages_);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open image…"), QKeySequence::Open, this, &MainWindow::openImageDialog);
@@ -53,6 +59,7 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::openImage(const QString& path) {
+    pages_->setCurrentWidget(view_);
     resultLabel_->setText(tr("predicting %1…").arg(path));
     QMetaObject::invokeMethod(worker_, "predictFile", Qt::QueuedConnection, Q_ARG(QString, path));
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The studio's window (first version): one prediction view fed by drag and drop or File ▸ Open,
-// with the engine on a worker thread and its state in the status bar.
+// The studio's window: a Predict page (a prediction view fed by drag and drop or File ▸ Open) and
+// a Train page, each with the engine on its own worker thread, and the engine's state in the status bar.
 #include <QMainWindow>
 #include <QThread>
 
@@ -9,6 +9,8 @@
 class PredictionView;
 class PredictWorker;
 class QLabel;
+class QTabWidget;
+class TrainPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -17,6 +19,8 @@ public:
     ~MainWindow() override;
 
     PredictionView* predictionView() const { return view_; }
+    TrainPage* trainPage() const { return trainPage_; }
+    QTabWidget* pages() const { return pages_; }
 
 public Q_SLOTS:
     void openImage(const QString& path);
@@ -36,6 +40,8 @@ private:
     QThread workerThread_;
     PredictWorker* worker_ = nullptr;
     PredictionView* view_ = nullptr;
+    TrainPage* trainPage_ = nullptr;
+    QTabWidget* pages_ = nullptr;
     QLabel* modelLabel_ = nullptr;
     QLabel* resultLabel_ = nullptr;
 };

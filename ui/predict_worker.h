@@ -6,9 +6,8 @@
 #include <QString>
 #include <memory>
 
+#include "engine_metatypes.h"
 #include "libreyolo/model.h"
-
-Q_DECLARE_METATYPE(libreyolo::Result)
 
 class PredictWorker : public QObject {
     Q_OBJECT

@@ -1,6 +1,7 @@
 // `libreyolo-studio`: opens on the sample image with the demo model (YOLOv9-t trained on the
-// synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D, --image PATH, --screenshot PNG (render,
-// save the window to PNG and quit: for docs and smoke tests).
+// synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D, --image PATH,
+// --page predict|train, --screenshot PNG (render, save the window to PNG and quit: for docs and
+// smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
@@ -10,6 +11,8 @@
 
 #include "libreyolo/model.h"
 #include "main_window.h"
+
+#include <QTabWidget>
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -29,13 +32,16 @@ int main(int argc, char* argv[]) {
                              LIBREYOLO_SAMPLE_IMAGE);
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
                                   "png");
-    parser.addOptions({model, device, image, screenshot});
+    QCommandLineOption page("page", QCoreApplication::translate("main", "Page to show: predict or train."), "page",
+                            "predict");
+    parser.addOptions({model, device, image, page, screenshot});
     parser.process(app);
 
     MainWindow window(parser.value(model), parser.value(device));
     window.resize(960, 700);
     window.show();
     window.openImage(parser.value(image));
+    if (parser.value(page) == "train") window.pages()->setCurrentIndex(1);
     if (parser.isSet(screenshot)) {
         const QString target = parser.value(screenshot);
         auto grab = [&window, target] {

@@ -101,6 +101,21 @@ private Q_SLOTS:
         QCOMPARE(lines, 4);  // header + 3 epochs, none twice
     }
 
+    void stopInTheFirstEpochLeavesAResumableCheckpoint() {
+        std::atomic<bool> stop{false};
+        const TrainResult first = train(
+            options("first-epoch", 2), [&](const TrainEvent& e) { stop = e.kind == TrainEvent::Kind::Batch; }, &stop);
+        QVERIFY(first.stopped);
+        QCOMPARE(first.epochs_run, 0);
+        QVERIFY(fs::exists(fs::path(first.save_dir) / "weights" / "last.train.safetensors"));
+        QVERIFY(fs::exists(first.last));
+        TrainOptions again = options("first-epoch", 2);
+        again.resume = true;
+        const TrainResult second = train(again);
+        QCOMPARE(second.epochs_run, 2);
+        QVERIFY(!second.stopped);
+    }
+
     void resultsCsvHasLibreYOLOsColumns() {
         TrainOptions o = options("csv", 2);
         o.eval_interval = 2;

@@ -293,6 +293,21 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     }
 
     training::ResultsCsv csv(save_dir / "results.csv", o.resume ? start_epoch : 0);
+    // weights/last.*: the EMA weights (loadable by predict and val), the optimizer state, then the
+    // raw weights and counters, written last: its epoch counter says the files before it are complete.
+    auto save_last = [&](const Model& ema_model, int epochs_done) {
+        ema_model.save((weights / "last.safetensors").string());
+        save_optimizer(*optimizer, weights / "last.optim.pt");
+        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
+                              {{"train_state", nlohmann::json{{"epoch", epochs_done},
+                                                              {"ema_updates", ema.updates},
+                                                              {"best_map50_95", best},
+                                                              {"stale_epochs", stale},
+                                                              {"best_epoch", best_epoch},
+                                                              {"grad_scaler", scaler.state()},
+                                                              {"options", options_json(o)}}
+                                                   .dump()}});
+    };
     log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader.size()) + " images, " +
                           std::to_string(batches) + " batches an epoch, device " + device.str() + ", results in " +
                           save_dir.string());
@@ -370,7 +385,10 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             }
         }
         if (stopped) {
-            // The interrupted epoch is not counted: resume repeats it from its start.
+            // The interrupted epoch is not counted: resume repeats it from its start, from the last
+            // finished epoch's checkpoint; stopped in the first epoch, from the weights so far.
+            if (!fs::exists(weights / "last.train.safetensors"))
+                save_last(Model::adopt(std::make_unique<Model::Impl>(*ema.impl)), epoch - 1);
             result.stopped = true;
             result.last = (weights / "last.safetensors").string();
             log_info("train", "stopped during epoch " + std::to_string(epoch) + "; resume=true continues from epoch " +
@@ -410,18 +428,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         } else if (ev.map50_95 >= 0) {
             ++stale;
         }
-        ema_model.save((weights / "last.safetensors").string());
-        save_optimizer(*optimizer, weights / "last.optim.pt");
-        // Written last: its epoch counter says the files above are complete.
-        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
-                              {{"train_state", nlohmann::json{{"epoch", epoch},
-                                                              {"ema_updates", ema.updates},
-                                                              {"best_map50_95", best},
-                                                              {"stale_epochs", stale},
-                                                              {"best_epoch", best_epoch},
-                                                              {"grad_scaler", scaler.state()},
-                                                              {"options", options_json(o)}}
-                                                   .dump()}});
+        save_last(ema_model, epoch);
         if (o.save_period > 0 && epoch % o.save_period == 0)
             ema_model.save((weights / ("epoch" + std::to_string(epoch) + ".safetensors")).string());
         training::EpochRow row;

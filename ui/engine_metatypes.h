@@ -1,0 +1,11 @@
+#pragma once
+// Engine types that cross threads in queued signals: declared once, before any header uses them
+// in a signal or slot.
+#include <QMetaType>
+
+#include "libreyolo/results.h"
+#include "libreyolo/train.h"
+
+Q_DECLARE_METATYPE(libreyolo::Result)
+Q_DECLARE_METATYPE(libreyolo::TrainOptions)
+Q_DECLARE_METATYPE(libreyolo::TrainEvent)

@@ -1,0 +1,282 @@
+#include "train_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "qcustomplot_include.h"
+
+#include "train_worker.h"
+
+namespace {
+
+QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
+    auto* plot = new QCustomPlot(parent);
+    const QColor colors[] = {QColor(30, 30, 30), QColor(200, 60, 40), QColor(40, 120, 200), QColor(60, 160, 60)};
+    for (int i = 0; i < series.size(); ++i) {
+        QCPGraph* g = plot->addGraph();
+        g->setName(series[i]);
+        g->setPen(QPen(colors[i % 4], 1.5));
+    }
+    plot->xAxis->setLabel(xLabel);
+    plot->yAxis->setLabel(yLabel);
+    plot->legend->setVisible(true);
+    plot->setMinimumHeight(160);
+    return plot;
+}
+
+}  // namespace
+
+TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
+    qRegisterMetaType<libreyolo::TrainOptions>();
+    qRegisterMetaType<libreyolo::TrainEvent>();
+
+    const libreyolo::TrainOptions defaults;
+    model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
+    model_->setToolTip(tr("A model name (yolo9-t, -s, -m, -c: from scratch) or a .safetensors file (fine-tune)"));
+    data_ = new QLineEdit(this);
+    data_->setPlaceholderText(tr("data.yaml"));
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Dataset YAML"), QString(), tr("YAML (*.yaml *.yml)"));
+        if (!path.isEmpty()) data_->setText(path);
+    });
+    auto* dataRow = new QHBoxLayout;
+    dataRow->addWidget(data_, 1);
+    dataRow->addWidget(browse);
+    auto spin = [this](int lo, int hi, int value, int step = 1) {
+        auto* s = new QSpinBox(this);
+        s->setRange(lo, hi);
+        s->setSingleStep(step);
+        s->setValue(value);
+        return s;
+    };
+    epochs_ = spin(1, 10000, defaults.epochs);
+    batch_ = spin(1, 1024, defaults.batch);
+    imgsz_ = spin(32, 4096, defaults.imgsz, 32);
+    device_ = new QComboBox(this);
+    device_->setEditable(true);
+    device_->addItems({"auto", "cpu", "cuda"});
+    optimizer_ = new QComboBox(this);
+    optimizer_->addItems({"SGD", "Adam", "AdamW"});
+    lr0_ = new QDoubleSpinBox(this);
+    lr0_->setDecimals(5);
+    lr0_->setRange(1e-6, 1.0);
+    lr0_->setSingleStep(0.001);
+    lr0_->setValue(defaults.lr0);
+    amp_ = new QCheckBox(tr("mixed precision (CUDA)"), this);
+    amp_->setChecked(defaults.amp);
+    cudaGraph_ = new QCheckBox(tr("capture the training step as a CUDA graph"), this);
+    project_ = new QLineEdit(QString::fromStdString(defaults.project), this);
+    name_ = new QLineEdit(QString::fromStdString(defaults.name), this);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Model"), model_);
+    form->addRow(tr("Data"), dataRow);
+    form->addRow(tr("Epochs"), epochs_);
+    form->addRow(tr("Batch"), batch_);
+    form->addRow(tr("Image size"), imgsz_);
+    form->addRow(tr("Device"), device_);
+    form->addRow(tr("Optimizer"), optimizer_);
+    form->addRow(tr("lr0"), lr0_);
+    form->addRow(tr("AMP"), amp_);
+    form->addRow(tr("CUDA graph"), cudaGraph_);
+    form->addRow(tr("Project folder"), project_);
+    form->addRow(tr("Run name"), name_);
+
+    startButton_ = new QPushButton(tr("Start"), this);
+    stopButton_ = new QPushButton(tr("Stop"), this);
+    resumeButton_ = new QPushButton(tr("Resume"), this);
+    stopButton_->setToolTip(tr("Ends after the current batch; Resume continues from the last finished epoch"));
+    connect(startButton_, &QPushButton::clicked, this, &TrainPage::start);
+    connect(stopButton_, &QPushButton::clicked, this, &TrainPage::stop);
+    connect(resumeButton_, &QPushButton::clicked, this, &TrainPage::resume);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(startButton_);
+    buttons->addWidget(stopButton_);
+    buttons->addWidget(resumeButton_);
+    buttons->addStretch(1);
+
+    progress_ = new QProgressBar(this);
+    progress_->setRange(0, 1000);
+    progress_->setValue(0);
+    status_ = new QLabel(tr("idle"), this);
+
+    auto* left = new QVBoxLayout;
+    left->addLayout(form);
+    left->addLayout(buttons);
+    left->addWidget(progress_);
+    left->addWidget(status_);
+    left->addStretch(1);
+    auto* leftWidget = new QWidget(this);
+    leftWidget->setLayout(left);
+
+    lossPlot_ = makePlot(tr("step"), tr("loss"), {tr("loss"), tr("box"), tr("cls"), tr("dfl")}, this);
+    metricPlot_ = makePlot(tr("epoch"), tr("mAP"), {tr("mAP50"), tr("mAP50-95")}, this);
+    log_ = new QPlainTextEdit(this);
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(2000);
+    auto* right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(lossPlot_);
+    right->addWidget(metricPlot_);
+    right->addWidget(log_);
+
+    auto* layout = new QHBoxLayout(this);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(leftWidget);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+
+    worker_ = new TrainWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(this, &TrainPage::startRequested, worker_, &TrainWorker::run, Qt::QueuedConnection);
+    connect(worker_, &TrainWorker::event, this, &TrainPage::onEvent);
+    connect(worker_, &TrainWorker::logLine, this, &TrainPage::appendLog);
+    connect(worker_, &TrainWorker::finished, this, [this](const QString& dir, bool stopped, double best) {
+        setRunning(false);
+        status_->setText(stopped ? tr("stopped; Resume continues %1").arg(dir)
+                                 : tr("finished: best mAP50-95 %1, results in %2").arg(best, 0, 'f', 4).arg(dir));
+        Q_EMIT runFinished(dir, stopped);
+    });
+    connect(worker_, &TrainWorker::failed, this, [this](const QString& message) {
+        setRunning(false);
+        status_->setText(tr("failed: %1").arg(message));
+        appendLog(tr("error: %1").arg(message));
+        Q_EMIT runFailed(message);
+    });
+    thread_.start();
+    setRunning(false);
+}
+
+TrainPage::~TrainPage() {
+    // A run still going is asked to stop (it leaves a resumable checkpoint) and waited for.
+    if (worker_) worker_->requestStop();
+    thread_.quit();
+    thread_.wait();
+}
+
+libreyolo::TrainOptions TrainPage::options() const {
+    libreyolo::TrainOptions o;
+    o.model = model_->text().trimmed().toStdString();
+    o.data = data_->text().trimmed().toStdString();
+    o.epochs = epochs_->value();
+    o.batch = batch_->value();
+    o.imgsz = imgsz_->value();
+    o.device = device_->currentText().trimmed().toStdString();
+    o.optimizer = optimizer_->currentText().toStdString();
+    o.lr0 = lr0_->value();
+    o.amp = amp_->isChecked();
+    o.cuda_graph = cudaGraph_->isChecked();
+    o.project = project_->text().trimmed().toStdString();
+    o.name = name_->text().trimmed().toStdString();
+    o.exist_ok = true;  // the form names the folder; a rerun writes into it
+    return o;
+}
+
+void TrainPage::setOptions(const libreyolo::TrainOptions& o) {
+    model_->setText(QString::fromStdString(o.model));
+    data_->setText(QString::fromStdString(o.data));
+    epochs_->setValue(o.epochs);
+    batch_->setValue(o.batch);
+    imgsz_->setValue(o.imgsz);
+    device_->setCurrentText(QString::fromStdString(o.device));
+    optimizer_->setCurrentText(QString::fromStdString(o.optimizer));
+    lr0_->setValue(o.lr0);
+    amp_->setChecked(o.amp);
+    cudaGraph_->setChecked(o.cuda_graph);
+    project_->setText(QString::fromStdString(o.project));
+    name_->setText(QString::fromStdString(o.name));
+}
+
+void TrainPage::start() {
+    if (running_) return;
+    for (int i = 0; i < lossPlot_->graphCount(); ++i) lossPlot_->graph(i)->data()->clear();
+    for (int i = 0; i < metricPlot_->graphCount(); ++i) metricPlot_->graph(i)->data()->clear();
+    launch(options());
+}
+
+void TrainPage::resume() {
+    if (running_) return;
+    libreyolo::TrainOptions o = options();
+    o.resume = true;
+    launch(o);
+}
+
+void TrainPage::stop() {
+    if (!running_) return;
+    worker_->requestStop();
+    status_->setText(tr("stopping after this batch…"));
+}
+
+void TrainPage::launch(const libreyolo::TrainOptions& o) {
+    setRunning(true);
+    firstStep_ = -1;
+    clock_.start();
+    progress_->setValue(0);
+    status_->setText(tr("starting…"));
+    appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));
+    Q_EMIT startRequested(o);
+}
+
+void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
+    const int step = (e.epoch - 1) * e.batches + e.batch;
+    if (e.kind == libreyolo::TrainEvent::Kind::Batch) {
+        const int total = std::max(1, e.epochs * e.batches);
+        if (firstStep_ < 0) firstStep_ = step - 1;
+        const double elapsed = clock_.elapsed() / 1000.0;
+        const double eta = elapsed / std::max(1, step - firstStep_) * (total - step);
+        progress_->setValue(1000 * step / total);
+        status_->setText(tr("epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8")
+                             .arg(e.epoch)
+                             .arg(e.epochs)
+                             .arg(e.batch)
+                             .arg(e.batches)
+                             .arg(e.loss, 0, 'f', 4)
+                             .arg(e.step_ms, 0, 'f', 0)
+                             .arg(static_cast<int>(eta) / 60)
+                             .arg(static_cast<int>(eta) % 60, 2, 10, QChar('0')));
+        const double values[] = {e.loss, e.box_loss, e.cls_loss, e.dfl_loss};
+        for (int i = 0; i < 4; ++i) lossPlot_->graph(i)->addData(step, values[i]);
+        lossPlot_->rescaleAxes();
+        lossPlot_->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    appendLog(tr("epoch %1/%2: loss %3%4, %5 s")
+                  .arg(e.epoch)
+                  .arg(e.epochs)
+                  .arg(e.loss, 0, 'f', 4)
+                  .arg(e.map50 >= 0 ? tr(", mAP50 %1, mAP50-95 %2").arg(e.map50, 0, 'f', 4).arg(e.map50_95, 0, 'f', 4)
+                                    : QString())
+                  .arg(e.epoch_seconds, 0, 'f', 1));
+    if (e.map50 >= 0) {
+        metricPlot_->graph(0)->addData(e.epoch, e.map50);
+        metricPlot_->graph(1)->addData(e.epoch, e.map50_95);
+        metricPlot_->rescaleAxes();
+        metricPlot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void TrainPage::setRunning(bool running) {
+    running_ = running;
+    startButton_->setEnabled(!running);
+    resumeButton_->setEnabled(!running);
+    stopButton_->setEnabled(running);
+}
+
+void TrainPage::appendLog(const QString& line) {
+    log_->appendPlainText(line);
+}

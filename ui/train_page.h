@@ -1,0 +1,79 @@
+#pragma once
+// The Train page: a form for a run (model, data, epochs, batch, imgsz, device, optimizer, lr0,
+// AMP, CUDA graph, output folder), Start / Stop / Resume, a progress bar with ETA, live charts of
+// the loss parts per step and the validation mAP per epoch, and the engine's log.
+#include <QElapsedTimer>
+#include <QThread>
+#include <QWidget>
+
+#include "engine_metatypes.h"
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class TrainWorker;
+
+class TrainPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainPage(QWidget* parent = nullptr);
+    ~TrainPage() override;
+
+    // The form's content as engine options (resume=false).
+    libreyolo::TrainOptions options() const;
+    void setOptions(const libreyolo::TrainOptions& options);
+    bool isRunning() const { return running_; }
+
+    QCustomPlot* lossPlot() const { return lossPlot_; }
+    QCustomPlot* metricPlot() const { return metricPlot_; }
+
+public Q_SLOTS:
+    void start();
+    void stop();
+    void resume();  // continues project/name from its weights/last.*
+
+Q_SIGNALS:
+    void runFinished(const QString& saveDir, bool stopped);
+    void runFailed(const QString& message);
+    void startRequested(const libreyolo::TrainOptions& options);
+
+private:
+    void launch(const libreyolo::TrainOptions& options);
+    void onEvent(const libreyolo::TrainEvent& e);
+    void setRunning(bool running);
+    void appendLog(const QString& line);
+
+    QThread thread_;
+    TrainWorker* worker_ = nullptr;
+    bool running_ = false;
+    QElapsedTimer clock_;
+    int firstStep_ = -1;
+
+    QLineEdit* model_ = nullptr;
+    QLineEdit* data_ = nullptr;
+    QSpinBox* epochs_ = nullptr;
+    QSpinBox* batch_ = nullptr;
+    QSpinBox* imgsz_ = nullptr;
+    QComboBox* device_ = nullptr;
+    QComboBox* optimizer_ = nullptr;
+    QDoubleSpinBox* lr0_ = nullptr;
+    QCheckBox* amp_ = nullptr;
+    QCheckBox* cudaGraph_ = nullptr;
+    QLineEdit* project_ = nullptr;
+    QLineEdit* name_ = nullptr;
+    QPushButton* startButton_ = nullptr;
+    QPushButton* stopButton_ = nullptr;
+    QPushButton* resumeButton_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* status_ = nullptr;
+    QCustomPlot* lossPlot_ = nullptr;
+    QCustomPlot* metricPlot_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+};
