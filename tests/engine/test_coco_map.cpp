@@ -19,16 +19,26 @@ std::vector<EvalBox> boxes_of(const nlohmann::json& list) {
     return out;
 }
 
+struct Case {
+    nlohmann::json json;
+    DetectionMetrics metrics;  // ours, on the case's boxes
+};
+
+Case fixture_case() {
+    std::ifstream in(LIBREYOLO_FIXTURES_DIR "/coco_map/case.json");
+    Case c{nlohmann::json::parse(in), {}};
+    c.metrics = coco_map(c.json["images"].get<std::vector<int>>(), boxes_of(c.json["ground_truth"]),
+                         boxes_of(c.json["detections"]), 4);
+    return c;
+}
+
 }  // namespace
 
 class TestCocoMap : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void matchesPycocotools() {
-        std::ifstream in(LIBREYOLO_FIXTURES_DIR "/coco_map/case.json");
-        const nlohmann::json c = nlohmann::json::parse(in);
-        const DetectionMetrics m =
-            coco_map(c["images"].get<std::vector<int>>(), boxes_of(c["ground_truth"]), boxes_of(c["detections"]), 4);
+        const auto [c, m] = fixture_case();
         const auto& e = c["expected"];
         qInfo("mAP50-95 ours %.10f pycocotools %.10f; mAP50 ours %.10f pycocotools %.10f", m.map50_95,
               e["map50_95"].get<double>(), m.map50, e["map50"].get<double>());
@@ -47,10 +57,7 @@ private Q_SLOTS:
     }
 
     void bestConfidenceMatchesLibreYOLO() {
-        std::ifstream in(LIBREYOLO_FIXTURES_DIR "/coco_map/case.json");
-        const nlohmann::json c = nlohmann::json::parse(in);
-        const DetectionMetrics m =
-            coco_map(c["images"].get<std::vector<int>>(), boxes_of(c["ground_truth"]), boxes_of(c["detections"]), 4);
+        const auto [c, m] = fixture_case();
         const auto& e = c["expected"];
         QCOMPARE(m.best_conf, e["best_conf"][0].get<double>());
         QVERIFY(std::abs(m.best_conf_f1 - e["best_conf"][1].get<double>()) < 1e-12);
