@@ -3,9 +3,11 @@
 // in a signal or slot.
 #include <QMetaType>
 
+#include "libreyolo/model.h"
 #include "libreyolo/results.h"
 #include "libreyolo/train.h"
 
 Q_DECLARE_METATYPE(libreyolo::Result)
+Q_DECLARE_METATYPE(libreyolo::PredictOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainEvent)

@@ -7,20 +7,32 @@
 #include <QMimeData>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
 
 #include "libreyolo/version.h"
+#include "predict_controls.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
 #include "train_page.h"
 
 MainWindow::MainWindow(const QString& model, const QString& device, QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<libreyolo::Result>();
+    qRegisterMetaType<libreyolo::PredictOptions>();
     setWindowTitle(tr("LibreYOLO Studio"));
     setAcceptDrops(true);
     pages_ = new QTabWidget(this);
-    view_ = new PredictionView(pages_);
+    predictPage_ = new QWidget(pages_);
+    controls_ = new PredictControls(predictPage_);
+    view_ = new PredictionView(predictPage_);
+    auto* predictLayout = new QVBoxLayout(predictPage_);
+    predictLayout->setContentsMargins(0, 0, 0, 0);
+    predictLayout->addWidget(controls_);
+    predictLayout->addWidget(view_, 1);
+    connect(controls_, &PredictControls::changed, this, [this] {
+        if (!lastPath_.isEmpty()) openImage(lastPath_);
+    });
     trainPage_ = new TrainPage(pages_);
-    pages_->addTab(view_, tr("Predict"));
+    pages_->addTab(predictPage_, tr("Predict"));
     pages_->addTab(trainPage_, tr("Train"));
     setCentralWidget(pages_);
 
@@ -59,9 +71,11 @@ MainWindow::~MainWindow() {
 }
 
 void MainWindow::openImage(const QString& path) {
-    pages_->setCurrentWidget(view_);
+    pages_->setCurrentWidget(predictPage_);
+    lastPath_ = path;
     resultLabel_->setText(tr("predicting %1…").arg(path));
-    QMetaObject::invokeMethod(worker_, "predictFile", Qt::QueuedConnection, Q_ARG(QString, path));
+    QMetaObject::invokeMethod(worker_, "predictFile", Qt::QueuedConnection, Q_ARG(QString, path),
+                              Q_ARG(libreyolo::PredictOptions, controls_->options()));
 }
 
 void MainWindow::openImageDialog() {

@@ -6,6 +6,7 @@
 
 #include "libreyolo/results.h"
 
+class PredictControls;
 class PredictionView;
 class PredictWorker;
 class QLabel;
@@ -19,6 +20,7 @@ public:
     ~MainWindow() override;
 
     PredictionView* predictionView() const { return view_; }
+    PredictControls* predictControls() const { return controls_; }
     TrainPage* trainPage() const { return trainPage_; }
     QTabWidget* pages() const { return pages_; }
 
@@ -40,6 +42,9 @@ private:
     QThread workerThread_;
     PredictWorker* worker_ = nullptr;
     PredictionView* view_ = nullptr;
+    PredictControls* controls_ = nullptr;
+    QWidget* predictPage_ = nullptr;
+    QString lastPath_;
     TrainPage* trainPage_ = nullptr;
     QTabWidget* pages_ = nullptr;
     QLabel* modelLabel_ = nullptr;

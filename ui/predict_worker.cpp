@@ -20,7 +20,7 @@ void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) 
     }
 }
 
-void PredictWorker::predictFile(const QString& path) {
+void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOptions& options) {
     if (!model_) {
         Q_EMIT failed(tr("No model is loaded"));
         return;
@@ -35,7 +35,7 @@ void PredictWorker::predictFile(const QString& path) {
     try {
         libreyolo::ImageView view{image.constBits(), image.width(), image.height(),
                                   static_cast<int>(image.bytesPerLine()), libreyolo::PixelFormat::RGB8};
-        std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view});
+        std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view}, options);
         results.front().path = path.toStdString();
         Q_EMIT predicted(image, results.front());
     } catch (const std::exception& e) {

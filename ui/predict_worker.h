@@ -17,7 +17,7 @@ public:
 
 public Q_SLOTS:
     void loadModel(const QString& nameOrPath, const QString& device);
-    void predictFile(const QString& path);
+    void predictFile(const QString& path, const libreyolo::PredictOptions& options);
 
 Q_SIGNALS:
     void modelLoaded(const QString& description);

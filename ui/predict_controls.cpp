@@ -1,0 +1,65 @@
+#include "predict_controls.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSpinBox>
+
+PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
+    const libreyolo::PredictOptions defaults;
+    auto threshold = [this](double value) {
+        auto* s = new QDoubleSpinBox(this);
+        s->setRange(0.0, 1.0);
+        s->setDecimals(3);
+        s->setSingleStep(0.05);
+        s->setValue(value);
+        connect(s, &QDoubleSpinBox::valueChanged, this, &PredictControls::changed);
+        return s;
+    };
+    conf_ = threshold(defaults.conf);
+    iou_ = threshold(defaults.iou);
+    iou_->setMinimum(0.01);
+    imgsz_ = new QSpinBox(this);
+    imgsz_->setRange(0, 4096);
+    imgsz_->setSingleStep(32);
+    imgsz_->setSpecialValueText(tr("model's"));
+    imgsz_->setValue(0);
+    connect(imgsz_, &QSpinBox::editingFinished, this, &PredictControls::changed);
+    graph_ = new QComboBox(this);
+    graph_->addItem(tr("off"), static_cast<int>(libreyolo::GraphMode::Off));
+    graph_->addItem(tr("on"), static_cast<int>(libreyolo::GraphMode::On));
+    graph_->addItem(tr("auto"), static_cast<int>(libreyolo::GraphMode::Auto));
+    graph_->setToolTip(
+        tr("Replay the network as a CUDA graph: on captures each new input shape, auto "
+           "captures when a shape comes again (CUDA devices only)"));
+    connect(graph_, &QComboBox::currentIndexChanged, this, &PredictControls::changed);
+
+    auto* row = new QHBoxLayout(this);
+    row->setContentsMargins(4, 2, 4, 2);
+    const std::pair<QString, QWidget*> items[] = {
+        {tr("conf"), conf_}, {tr("iou"), iou_}, {tr("imgsz"), imgsz_}, {tr("CUDA graph"), graph_}};
+    for (const auto& [label, widget] : items) {
+        row->addWidget(new QLabel(label, this));
+        row->addWidget(widget);
+    }
+    row->addStretch(1);
+}
+
+libreyolo::PredictOptions PredictControls::options() const {
+    libreyolo::PredictOptions o;
+    o.conf = static_cast<float>(conf_->value());
+    o.iou = static_cast<float>(iou_->value());
+    // The engine wants a multiple of 32; round what was typed.
+    o.imgsz = imgsz_->value() > 0 ? std::max(32, (imgsz_->value() + 16) / 32 * 32) : 0;
+    o.cuda_graph = static_cast<libreyolo::GraphMode>(graph_->currentData().toInt());
+    return o;
+}
+
+void PredictControls::setConf(double conf) {
+    conf_->setValue(conf);
+}
+
+void PredictControls::setGraphMode(libreyolo::GraphMode mode) {
+    graph_->setCurrentIndex(graph_->findData(static_cast<int>(mode)));
+}
