@@ -224,8 +224,6 @@ void TrainPage::stop() {
 
 void TrainPage::launch(const libreyolo::TrainOptions& o) {
     setRunning(true);
-    firstStep_ = -1;
-    clock_.start();
     progress_->setValue(0);
     status_->setText(tr("starting…"));
     appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));
@@ -233,13 +231,9 @@ void TrainPage::launch(const libreyolo::TrainOptions& o) {
 }
 
 void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
-    const int step = (e.epoch - 1) * e.batches + e.batch;
     if (e.kind == libreyolo::TrainEvent::Kind::Batch) {
-        const int total = std::max(1, e.epochs * e.batches);
-        if (firstStep_ < 0) firstStep_ = step - 1;
-        const double elapsed = clock_.elapsed() / 1000.0;
-        const double eta = elapsed / std::max(1, step - firstStep_) * (total - step);
-        progress_->setValue(1000 * step / total);
+        const int eta = static_cast<int>(e.eta_seconds);
+        progress_->setValue(1000 * e.step / std::max(1, e.steps));
         status_->setText(tr("epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8")
                              .arg(e.epoch)
                              .arg(e.epochs)
@@ -247,10 +241,10 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
                              .arg(e.batches)
                              .arg(e.loss, 0, 'f', 4)
                              .arg(e.step_ms, 0, 'f', 0)
-                             .arg(static_cast<int>(eta) / 60)
-                             .arg(static_cast<int>(eta) % 60, 2, 10, QChar('0')));
+                             .arg(eta / 60)
+                             .arg(eta % 60, 2, 10, QChar('0')));
         const double values[] = {e.loss, e.box_loss, e.cls_loss, e.dfl_loss};
-        for (int i = 0; i < 4; ++i) lossPlot_->graph(i)->addData(step, values[i]);
+        for (int i = 0; i < 4; ++i) lossPlot_->graph(i)->addData(e.step, values[i]);
         lossPlot_->rescaleAxes();
         lossPlot_->replot(QCustomPlot::rpQueuedReplot);
         return;

@@ -2,7 +2,6 @@
 // The Train page: a form for a run (model, data, epochs, batch, imgsz, device, optimizer, lr0,
 // AMP, CUDA graph, output folder), Start / Stop / Resume, a progress bar with ETA, live charts of
 // the loss parts per step and the validation mAP per epoch, and the engine's log.
-#include <QElapsedTimer>
 #include <QThread>
 #include <QWidget>
 
@@ -53,8 +52,6 @@ private:
     QThread thread_;
     TrainWorker* worker_ = nullptr;
     bool running_ = false;
-    QElapsedTimer clock_;
-    int firstStep_ = -1;
 
     QLineEdit* model_ = nullptr;
     QLineEdit* data_ = nullptr;

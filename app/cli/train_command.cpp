@@ -2,12 +2,9 @@
 #include "cli_common.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <iostream>
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <csignal>
 #include "args.h"
 #include "libreyolo/errors.h"
@@ -15,7 +12,6 @@
 #include "libreyolo/train.h"
 
 namespace libreyolo::cli {
-namespace fs = std::filesystem;
 namespace {
 
 std::atomic<bool> g_stop_training{false};
@@ -79,27 +75,21 @@ int run_train(const std::vector<std::string>& argv) {
 
     g_stop_training = false;
     ::signal(SIGINT, request_training_stop);
-    // The ETA extrapolates the wall time of the batches seen by this process (validation included).
-    const auto started = std::chrono::steady_clock::now();
-    int first_step = -1;
     const TrainResult r = train(
         o,
         [&](const TrainEvent& e) {
             if (e.kind == TrainEvent::Kind::Batch) {
                 if (!progress_on_stderr()) return;
-                const int step = (e.epoch - 1) * e.batches + e.batch, total = e.epochs * e.batches;
-                if (first_step < 0) first_step = step - 1;
-                const double elapsed =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-                const double eta = elapsed / std::max(1, step - first_step) * (total - step);
-                const int filled = 20 * step / std::max(1, total);
+                const int step = e.step, total = std::max(1, e.steps);
+                const int eta = static_cast<int>(e.eta_seconds);
+                const int filled = 20 * step / total;
                 std::fprintf(stderr,
                              "\r%s%s %3d%%  epoch %d/%d  batch %d/%d  loss %.4f (box %.4f dfl %.4f cls %.4f)  "
                              "lr %.5f  %.0f ms  ETA %dm%02ds ",
                              std::string(static_cast<std::size_t>(filled), '#').c_str(),
                              std::string(static_cast<std::size_t>(20 - filled), '.').c_str(), 100 * step / total,
                              e.epoch, e.epochs, e.batch, e.batches, e.loss, e.box_loss, e.dfl_loss, e.cls_loss, e.lr,
-                             e.step_ms, static_cast<int>(eta) / 60, static_cast<int>(eta) % 60);
+                             e.step_ms, eta / 60, eta % 60);
                 return;
             }
             if (progress_on_stderr()) std::fprintf(stderr, "\n");

@@ -46,6 +46,10 @@ struct TrainEvent {
     int epochs = 0;
     int batch = 0;  // 1-based within the epoch
     int batches = 0;
+    // Batch events: the step in the whole run (1-based), the run's steps, and the seconds left,
+    // extrapolated from the batches this call has run so far (validation time included).
+    int step = 0, steps = 0;
+    double eta_seconds = 0;
     double loss = 0, box_loss = 0, dfl_loss = 0, cls_loss = 0;  // batch, or epoch mean
     double lr = 0;
     double step_ms = 0;

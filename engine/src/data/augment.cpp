@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "predict/letterbox.h"
+
 namespace libreyolo::data {
 
 std::uint64_t Rng::next() {
@@ -40,15 +42,9 @@ std::vector<PixelBox> transform_boxes(const std::vector<PixelBox>& in, double a,
 }  // namespace
 
 Sample letterbox_sample(const Sample& s, int size) {
-    const double ratio = std::min(double(size) / s.rgb.rows, double(size) / s.rgb.cols);
-    const int w = std::max(1, static_cast<int>(s.rgb.cols * ratio)),
-              h = std::max(1, static_cast<int>(s.rgb.rows * ratio));
-    Sample out{cv::Mat(size, size, CV_8UC3, kPad), {}};
-    cv::Mat resized;
-    cv::resize(s.rgb, resized, cv::Size(w, h), 0, 0, cv::INTER_LINEAR);
-    resized.copyTo(out.rgb(cv::Rect(0, 0, w, h)));
-    out.boxes = transform_boxes(s.boxes, ratio, 0, 0, size, size);
-    return out;
+    // The prediction letterbox (top-left, grey 114), so that training sees what predict feeds.
+    const predict::LetterboxGeometry g = predict::letterbox_geometry(s.rgb.rows, s.rgb.cols, size, size);
+    return {predict::letterbox(s.rgb, size, size), transform_boxes(s.boxes, g.ratio, 0, 0, size, size)};
 }
 
 Sample mosaic(const std::array<const Sample*, 4>& parts, int size, const AugmentOptions& o, Rng& rng) {

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <numbers>
 
+#include "data/augment.h"
 #include "io/atomic_file.h"
 #include "libreyolo/errors.h"
 #include "predict/media_io.h"
@@ -16,24 +17,14 @@ namespace libreyolo {
 namespace fs = std::filesystem;
 namespace {
 
-// splitmix64: a fixed generator whose sequence does not depend on the standard library, so a seed
-// gives the same dataset with any compiler.
-class Random {
-public:
-    explicit Random(std::uint64_t seed) : state_(seed) {}
-    std::uint64_t next() {
-        std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    double uniform(double lo, double hi) { return lo + (hi - lo) * static_cast<double>(next() >> 11) * 0x1.0p-53; }
-    int integer(int lo, int hi) { return lo + static_cast<int>(next() % static_cast<std::uint64_t>(hi - lo + 1)); }
-    cv::Scalar colour() { return {uniform(0, 255), uniform(0, 255), uniform(0, 255)}; }
+using data::Rng;  // splitmix64: a seed gives the same dataset with any compiler
 
-private:
-    std::uint64_t state_;
-};
+int integer(Rng& rng, int lo, int hi) {  // [lo, hi]
+    return lo + rng.below(hi - lo + 1);
+}
+cv::Scalar colour(Rng& rng) {
+    return {rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255)};
+}
 
 enum Shape { Circle, Square, Triangle, Star, Hexagon, Cross, kShapeCount };
 
@@ -51,9 +42,9 @@ double luminance(const cv::Scalar& c) {
     return 0.114 * c[0] + 0.587 * c[1] + 0.299 * c[2];
 }
 
-void paint_background(cv::Mat& img, Random& rng) {
-    const cv::Scalar a = rng.colour(), b = rng.colour();
-    switch (rng.integer(0, 3)) {
+void paint_background(cv::Mat& img, Rng& rng) {
+    const cv::Scalar a = colour(rng), b = colour(rng);
+    switch (integer(rng, 0, 3)) {
         case 0:
             img.setTo(a);
             break;
@@ -65,7 +56,7 @@ void paint_background(cv::Mat& img, Random& rng) {
             break;
         case 2: {  // stripes
             img.setTo(a);
-            const int period = rng.integer(8, 48);
+            const int period = integer(rng, 8, 48);
             for (int x = 0; x < img.cols + img.rows; x += period)
                 cv::line(img, {x, 0}, {x - img.rows, img.rows}, b, std::max(1, period / 3), cv::LINE_AA);
             break;
@@ -73,7 +64,7 @@ void paint_background(cv::Mat& img, Random& rng) {
         default: {  // coarse noise, blurred
             cv::Mat noise(std::max(2, img.rows / 16), std::max(2, img.cols / 16), CV_8UC3);
             auto* p = noise.ptr<std::uint8_t>();
-            for (std::size_t i = 0; i < noise.total() * 3; ++i) p[i] = static_cast<std::uint8_t>(rng.integer(40, 215));
+            for (std::size_t i = 0; i < noise.total() * 3; ++i) p[i] = static_cast<std::uint8_t>(integer(rng, 40, 215));
             cv::resize(noise, img, img.size(), 0, 0, cv::INTER_CUBIC);
         }
     }
@@ -120,10 +111,10 @@ std::vector<cv::Point> polygon(Shape shape, cv::Point2d c, double r, double angl
 }
 
 // Draws one shape; returns its tight box in pixels.
-cv::Rect2d draw_shape(cv::Mat& img, Shape shape, cv::Point2d c, double r, Random& rng, const cv::Scalar& background) {
-    cv::Scalar fill = rng.colour();
+cv::Rect2d draw_shape(cv::Mat& img, Shape shape, cv::Point2d c, double r, Rng& rng, const cv::Scalar& background) {
+    cv::Scalar fill = colour(rng);
     for (int tries = 0; tries < 8 && std::abs(luminance(fill) - luminance(background)) < 60; ++tries)
-        fill = rng.colour();
+        fill = colour(rng);
     const double angle = rng.uniform(0, 2 * std::numbers::pi);
     cv::Mat mask = cv::Mat::zeros(img.size(), CV_8U);
     if (shape == Circle) {
@@ -133,8 +124,8 @@ cv::Rect2d draw_shape(cv::Mat& img, Shape shape, cv::Point2d c, double r, Random
         cv::fillPoly(mask, pts, 255, cv::LINE_AA);
     }
     cv::Mat layer(img.size(), img.type(), fill);
-    if (rng.integer(0, 2) == 0) {  // textured fill: darker stripes
-        const int period = rng.integer(4, 12);
+    if (integer(rng, 0, 2) == 0) {  // textured fill: darker stripes
+        const int period = integer(rng, 4, 12);
         for (int x = 0; x < img.cols + img.rows; x += period)
             cv::line(layer, {x, 0}, {x - img.rows, img.rows}, fill * 0.55, std::max(1, period / 3));
     }
@@ -143,15 +134,15 @@ cv::Rect2d draw_shape(cv::Mat& img, Shape shape, cv::Point2d c, double r, Random
     return cv::Rect2d(bounds);
 }
 
-cv::Mat render_image(Random& rng, int imgsz, int max_objects, std::vector<Placed>& placed) {
+cv::Mat render_image(Rng& rng, int imgsz, int max_objects, std::vector<Placed>& placed) {
     const int width = imgsz;
     const int height = std::max(32, static_cast<int>(imgsz * rng.uniform(0.6, 1.0)));
     cv::Mat img(height, width, CV_8UC3);
     paint_background(img, rng);
     const cv::Scalar background = cv::mean(img);
-    const int count = rng.integer(1, std::max(1, max_objects));
+    const int count = integer(rng, 1, std::max(1, max_objects));
     for (int i = 0, attempts = 0; i < count && attempts < count * 10; ++attempts) {
-        const Shape shape = static_cast<Shape>(rng.integer(0, kShapeCount - 1));
+        const Shape shape = static_cast<Shape>(integer(rng, 0, kShapeCount - 1));
         const double r = rng.uniform(0.04, 0.2) * std::min(width, height);
         const cv::Point2d c(rng.uniform(r * 0.6, width - r * 0.6), rng.uniform(r * 0.6, height - r * 0.6));
         const cv::Rect2d guess(c.x - r, c.y - r, 2 * r, 2 * r);
@@ -206,7 +197,7 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
     }
     for (int i = 0; i < o.n; ++i) {
         // Each image has its own stream, so image i does not depend on n.
-        Random rng(o.seed * 0x100000001b3ull + static_cast<std::uint64_t>(i) + 1);
+        Rng rng(o.seed * 0x100000001b3ull + static_cast<std::uint64_t>(i) + 1);
         std::vector<Placed> placed;
         const cv::Mat img = render_image(rng, o.imgsz, o.max_objects, placed);
         const char* split = i < summary.train_images ? "train" : "val";

@@ -1,7 +1,5 @@
 #include "libreyolo/validate.h"
 
-#include <opencv2/imgproc.hpp>
-
 #include <chrono>
 
 #include "libreyolo/dataset.h"
@@ -38,7 +36,7 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
     const auto started = std::chrono::steady_clock::now();
     const int total = static_cast<int>(images.size());
     for (int start = 0; start < total; start += po.batch) {
-        std::vector<cv::Mat> rgb;
+        std::vector<cv::Mat> decoded;  // BGR, as predict takes it without a conversion
         std::vector<int> ids;
         for (int i = start; i < std::min(total, start + po.batch); ++i) {
             cv::Mat bgr = predict::read_image(images[i].image);
@@ -47,19 +45,17 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
                 ++result.skipped;
                 continue;
             }
-            cv::Mat converted;
-            cv::cvtColor(bgr, converted, cv::COLOR_BGR2RGB);
-            rgb.push_back(converted);
+            decoded.push_back(bgr);
             ids.push_back(i);
             const double w = bgr.cols, h = bgr.rows;
             for (const auto& b : images[i].labels.boxes)
                 ground_truth.push_back({i, b.cls, (b.cx - b.w / 2) * w, (b.cy - b.h / 2) * h, (b.cx + b.w / 2) * w,
                                         (b.cy + b.h / 2) * h, 1.0, b.area});
         }
-        if (rgb.empty()) continue;
+        if (decoded.empty()) continue;
         std::vector<ImageView> views;
-        for (const auto& m : rgb)
-            views.push_back({m.data, m.cols, m.rows, static_cast<int>(m.step), PixelFormat::RGB8});
+        for (const auto& m : decoded)
+            views.push_back({m.data, m.cols, m.rows, static_cast<int>(m.step), PixelFormat::BGR8});
         const std::vector<Result> results = model.predict(views, po);
         for (std::size_t r = 0; r < results.size(); ++r) {
             const Speed& s = results[r].speed;

@@ -9,7 +9,7 @@ std::string GraphKey::shape() const {
            std::to_string(width);
 }
 
-std::string GraphKey::dtype_name() const {
+std::string dtype_name(torch::Dtype dtype) {
     switch (dtype) {
         case torch::kFloat32:
             return "float32";
@@ -20,6 +20,10 @@ std::string GraphKey::dtype_name() const {
         default:
             return std::string(c10::toString(dtype));
     }
+}
+
+std::string GraphKey::dtype_name() const {
+    return graphs::dtype_name(dtype);
 }
 
 GraphKey key_of(const torch::Tensor& input, const std::string& task) {

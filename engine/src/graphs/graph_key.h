@@ -18,6 +18,9 @@ struct GraphKey {
     std::string dtype_name() const;  // "float32"
 };
 
+// "float32", "float16", "bfloat16", else torch's own name.
+std::string dtype_name(torch::Dtype dtype);
+
 // The key of an input batch (B, C, H, W) for a task.
 GraphKey key_of(const torch::Tensor& input, const std::string& task);
 

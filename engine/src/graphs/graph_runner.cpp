@@ -11,7 +11,7 @@ constexpr std::size_t kSeenLimit = 64;
 
 }  // namespace
 
-GraphRunner::GraphRunner(int limit) : cache_(static_cast<std::size_t>(std::max(1, limit))) {}
+GraphRunner::GraphRunner(int limit) : cache_(static_cast<std::size_t>(limit)) {}
 GraphRunner::~GraphRunner() = default;
 GraphRunner::GraphRunner(const GraphRunner& other) : cache_(other.cache_.limit()) {}
 GraphRunner& GraphRunner::operator=(const GraphRunner& other) {
@@ -22,15 +22,15 @@ GraphRunner& GraphRunner::operator=(const GraphRunner& other) {
     return *this;
 }
 
-void GraphRunner::check_capturable(const torch::Tensor& input, const GraphTarget& target, GraphMode mode) const {
-    const char* asked = mode == GraphMode::Auto ? "auto" : "true";
+// Only On gets here with a CPU input or an unsupported family: Auto runs those eagerly.
+void GraphRunner::check_capturable(const torch::Tensor& input, const GraphTarget& target) const {
     if (!target.supported)
-        throw NotSupported(std::string("cuda_graph=") + asked + ": family " + target.family + " (task " + target.task +
+        throw NotSupported("cuda_graph=true: family " + target.family + " (task " + target.task +
                            ") has not opted in to CUDA graph capture: its forward is not proven to replay "
                            "bit-identically (use cuda_graph=false)");
     if (!input.is_cuda())
-        throw DeviceError(std::string("cuda_graph=") + asked + ": CUDA graphs need a CUDA device; the model is on " +
-                          input.device().str() + " (use device=cuda or cuda_graph=false)");
+        throw DeviceError("cuda_graph=true: CUDA graphs need a CUDA device; the model is on " + input.device().str() +
+                          " (use device=cuda or cuda_graph=false)");
 }
 
 CapturedForward& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor& example, const Forward& forward) {
@@ -41,7 +41,7 @@ CapturedForward& GraphRunner::capture_key(const GraphKey& key, const torch::Tens
                                 std::to_string(ref.capture_ms()) + " ms");
     for (const GraphKey& evicted : cache_.insert(key, std::move(captured)))
         log_debug("cuda_graph", "cache full: released the graph of " + evicted.shape());
-    std::erase_if(seen_, [&](const auto& s) { return s.first == key; });
+    std::erase(seen_, key);
     return ref;
 }
 
@@ -56,14 +56,13 @@ torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const
         }
         return forward(input);
     }
-    check_capturable(input, target, mode);
+    check_capturable(input, target);
     const GraphKey key = key_of(input, target.task);
     if (CapturedForward* hit = cache_.find(key)) return hit->replay(input);
     if (mode == GraphMode::Auto) {
-        auto it = std::find_if(seen_.begin(), seen_.end(), [&](const auto& s) { return s.first == key; });
-        if (it == seen_.end()) {
+        if (std::find(seen_.begin(), seen_.end(), key) == seen_.end()) {
             if (seen_.size() >= kSeenLimit) seen_.erase(seen_.begin());
-            seen_.emplace_back(key, 1);
+            seen_.push_back(key);
             return forward(input);
         }
     }
@@ -71,7 +70,7 @@ torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const
 }
 
 void GraphRunner::capture(const torch::Tensor& example, const GraphTarget& target, const Forward& forward) {
-    check_capturable(example, target, GraphMode::On);
+    check_capturable(example, target);
     capture_key(key_of(example, target.task), example, forward);
 }
 

@@ -50,11 +50,11 @@ public:
     int limit() const;
 
 private:
-    void check_capturable(const torch::Tensor& input, const GraphTarget& target, GraphMode mode) const;
+    void check_capturable(const torch::Tensor& input, const GraphTarget& target) const;
     CapturedForward& capture_key(const GraphKey& key, const torch::Tensor& example, const Forward& forward);
 
     LruCache<GraphKey, CapturedForward> cache_;
-    std::vector<std::pair<GraphKey, int>> seen_;  // Auto: how often each uncaptured key came
+    std::vector<GraphKey> seen_;  // Auto: uncaptured keys seen once, oldest first
     std::optional<at::cuda::MempoolId_t> pool_;
     bool warned_unsupported_ = false;
 };

@@ -1,9 +1,5 @@
 #include "predict/media_io.h"
 
-#include <opencv2/imgproc.hpp>
-
-#include <fstream>
-
 #include "libreyolo/errors.h"
 #include "predict/raw_image_codecs.h"
 

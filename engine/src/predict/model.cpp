@@ -30,6 +30,12 @@ std::vector<std::string> names_for(int nc, const std::vector<std::string>& given
     return names;
 }
 
+torch::Dtype parse_dtype(const std::string& dtype) {
+    if (dtype == "float32" || dtype == "fp32") return torch::kFloat32;
+    if (dtype == "float16" || dtype == "fp16" || dtype == "half") return torch::kFloat16;
+    throw InvalidArgument("dtype: '" + dtype + "' is not float32 or float16");
+}
+
 std::string lower_extension(const fs::path& p) {
     std::string ext = p.extension().string();
     for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -123,7 +129,7 @@ ModelInfo Model::info() const {
     info.imgsz = impl_->meta.imgsz;
     info.parameters = models::count_parameters(*impl_->net);
     info.device = impl_->device.str();
-    info.dtype = impl_->dtype == torch::kFloat16 ? "float16" : "float32";
+    info.dtype = graphs::dtype_name(impl_->dtype);
     info.source = impl_->source;
     info.pretrained = impl_->pretrained;
     return info;
@@ -140,7 +146,13 @@ double Model::gflops(int imgsz) const {
 }
 
 torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode) {
-    return graphs.run(input, mode, graph_target(), [this](const torch::Tensor& x) { return net->forward(x); });
+    // The default path pays nothing for graph bookkeeping.
+    if (mode == GraphMode::Off) return net->forward(input);
+    return graphs.run(input, mode, graph_target(), eager_forward());
+}
+
+graphs::Forward Model::Impl::eager_forward() {
+    return [this](const torch::Tensor& x) { return net->forward(x); };
 }
 
 graphs::GraphTarget Model::Impl::graph_target() const {
@@ -156,13 +168,7 @@ void Model::to(const std::string& device) {
 }
 
 void Model::set_dtype(const std::string& dtype) {
-    torch::Dtype target;
-    if (dtype == "float32" || dtype == "fp32")
-        target = torch::kFloat32;
-    else if (dtype == "float16" || dtype == "fp16" || dtype == "half")
-        target = torch::kFloat16;
-    else
-        throw InvalidArgument("dtype: '" + dtype + "' is not float32 or float16");
+    const torch::Dtype target = parse_dtype(dtype);
     impl_->graphs.release();
     impl_->net->to(target);
     impl_->dtype = target;
@@ -180,12 +186,11 @@ void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
     if (imgsz < 0 || imgsz % 32 != 0)
         throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
     if (batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(batch));
-    if (!dtype.empty() && dtype != info().dtype) set_dtype(dtype);
+    if (!dtype.empty() && parse_dtype(dtype) != impl_->dtype) set_dtype(dtype);
     const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;
     const torch::Tensor example =
         torch::zeros({batch, 3, size, size}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype));
-    impl_->graphs.capture(example, impl_->graph_target(),
-                          [this](const torch::Tensor& x) { return impl_->net->forward(x); });
+    impl_->graphs.capture(example, impl_->graph_target(), impl_->eager_forward());
 }
 
 std::vector<GraphInfo> Model::graph_info() const {

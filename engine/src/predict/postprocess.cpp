@@ -8,7 +8,8 @@ namespace libreyolo::predict {
 using torch::indexing::Slice;
 
 std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, const PostprocessOptions& o) {
-    torch::Tensor pred = prediction.transpose(0, 1);  // (anchors, 4 + nc)
+    // Thresholds compare in float32 whatever the network's dtype.
+    torch::Tensor pred = prediction.to(torch::kFloat32).transpose(0, 1);  // (anchors, 4 + nc)
     torch::Tensor scores = pred.index({Slice(), Slice(4, torch::indexing::None)});
     std::vector<torch::Tensor> candidates = torch::nonzero(scores > o.conf).unbind(1);
     if (candidates.empty() || candidates[0].numel() == 0) return {};
@@ -25,8 +26,8 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     }
     // The selection above runs where the prediction is (the GPU, for a CUDA model); only the
     // candidates come to the host for NMS.
-    boxes = boxes.to(torch::kCPU, torch::kFloat32);
-    conf = conf.to(torch::kCPU, torch::kFloat32);
+    boxes = boxes.to(torch::kCPU);
+    conf = conf.to(torch::kCPU);
     class_ids = class_ids.to(torch::kCPU);
 
     // Top-left padding: undoing the letterbox is a division by the ratio.
@@ -47,13 +48,13 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
 
     torch::Tensor keep = nms_keep(boxes, conf, class_ids, o.iou);
     if (keep.numel() > o.max_det) {
-        torch::Tensor order = std::get<1>(conf.to(torch::kCPU).index_select(0, keep).topk(o.max_det));
+        torch::Tensor order = std::get<1>(conf.index_select(0, keep).topk(o.max_det));
         keep = keep.index_select(0, order);
     }
 
-    torch::Tensor kb = boxes.to(torch::kCPU, torch::kFloat32).index_select(0, keep).contiguous();
-    torch::Tensor ks = conf.to(torch::kCPU, torch::kFloat32).index_select(0, keep).contiguous();
-    torch::Tensor kc = class_ids.to(torch::kCPU).index_select(0, keep).contiguous();
+    torch::Tensor kb = boxes.index_select(0, keep).contiguous();
+    torch::Tensor ks = conf.index_select(0, keep).contiguous();
+    torch::Tensor kc = class_ids.index_select(0, keep).contiguous();
     auto b = kb.accessor<float, 2>();
     auto s = ks.accessor<float, 1>();
     auto c = kc.accessor<int64_t, 1>();

@@ -57,8 +57,8 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
     torch::Tensor output;
     {
         torch::InferenceMode guard;
-        // Post-processing (never captured) works in float32, candidates selected on the device.
-        output = m.forward(input, o.cuda_graph).to(torch::kFloat32);
+        // Post-processing (never captured) selects the candidates where the output is.
+        output = m.forward(input, o.cuda_graph);
         if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());  // for the stage timings
     }
     const double infer = ms_since(t0);

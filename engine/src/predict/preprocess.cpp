@@ -14,7 +14,8 @@ torch::Tensor to_input_tensor(const std::vector<cv::Mat>& canvases, torch::Devic
     }
     // stack copies out of the canvases before they go away.
     const torch::Tensor hwc = torch::stack(images).to(device);
-    return hwc.permute({0, 3, 1, 2}).to(torch::kFloat32).div(255.0).to(dtype).contiguous();
+    // The layout change happens on the bytes; one float pass, then the cast.
+    return hwc.permute({0, 3, 1, 2}).contiguous().to(torch::kFloat32).div_(255.0).to(dtype);
 }
 
 cv::Mat to_bgr(const ImageView& image) {

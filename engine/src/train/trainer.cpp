@@ -25,49 +25,15 @@
 
 namespace libreyolo {
 namespace fs = std::filesystem;
+
+// The options a resumed run takes from its checkpoint (device, workers and the like stay the caller's).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrainOptions, model, data, epochs, batch, imgsz, optimizer, lr0, lrf, momentum,
+                                   weight_decay, warmup_epochs, close_mosaic, mosaic, seed, patience, eval_interval,
+                                   save_period)
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-nlohmann::json options_json(const TrainOptions& o) {
-    return {{"model", o.model},
-            {"data", o.data},
-            {"epochs", o.epochs},
-            {"batch", o.batch},
-            {"imgsz", o.imgsz},
-            {"optimizer", o.optimizer},
-            {"lr0", o.lr0},
-            {"lrf", o.lrf},
-            {"momentum", o.momentum},
-            {"weight_decay", o.weight_decay},
-            {"warmup_epochs", o.warmup_epochs},
-            {"close_mosaic", o.close_mosaic},
-            {"mosaic", o.mosaic},
-            {"seed", o.seed},
-            {"patience", o.patience},
-            {"eval_interval", o.eval_interval},
-            {"save_period", o.save_period}};
-}
-
-void restore_options(TrainOptions& o, const nlohmann::json& j) {
-    o.model = j.at("model");
-    o.data = j.at("data");
-    o.epochs = j.at("epochs");
-    o.batch = j.at("batch");
-    o.imgsz = j.at("imgsz");
-    o.optimizer = j.at("optimizer");
-    o.lr0 = j.at("lr0");
-    o.lrf = j.at("lrf");
-    o.momentum = j.at("momentum");
-    o.weight_decay = j.at("weight_decay");
-    o.warmup_epochs = j.at("warmup_epochs");
-    o.close_mosaic = j.at("close_mosaic");
-    o.mosaic = j.at("mosaic");
-    o.seed = j.at("seed");
-    o.patience = j.at("patience");
-    o.eval_interval = j.at("eval_interval");
-    o.save_period = j.at("save_period");
-}
 
 void validate_options(const TrainOptions& o) {
     auto fail = [](const std::string& m) { throw InvalidArgument(m); };
@@ -168,9 +134,7 @@ struct Ema {
 };
 
 void save_optimizer(torch::optim::Optimizer& opt, const fs::path& path) {
-    const fs::path temp = path.string() + ".tmp";
-    torch::save(opt, temp.string());
-    fs::rename(temp, path);
+    io::write_file_atomically(path, [&](std::ostream& out) { torch::save(opt, out); });
 }
 
 }  // namespace
@@ -181,13 +145,14 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     TrainResult result;
     fs::path save_dir;
     nlohmann::json resume_state;
+    io::TensorFile resume_weights;  // the raw weights of last.train.safetensors
     if (o.resume) {
         save_dir = fs::path(o.project) / o.name;
         const fs::path state = save_dir / "weights" / "last.train.safetensors";
         if (!fs::exists(state)) throw FileNotFound("resume: " + state.string() + ": no checkpoint to resume from");
-        const io::TensorFile f = io::read_safetensors(state);
-        resume_state = nlohmann::json::parse(f.metadata.at("train_state"));
-        restore_options(o, resume_state.at("options"));
+        resume_weights = io::read_safetensors(state);
+        resume_state = nlohmann::json::parse(resume_weights.metadata.at("train_state"));
+        resume_state.at("options").get_to(o);
     } else {
         PredictOptions naming;
         naming.project = o.project;
@@ -277,8 +242,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     double best = -1;
     const fs::path weights = save_dir / "weights";
     if (o.resume) {
-        const io::TensorFile f = io::read_safetensors(weights / "last.train.safetensors");
-        io::load_state_dict(*impl.net, f.tensors, (weights / "last.train.safetensors").string());
+        io::load_state_dict(*impl.net, resume_weights.tensors, (weights / "last.train.safetensors").string());
+        resume_weights = {};
         const io::TensorFile e = io::read_safetensors(weights / "last.safetensors");
         io::load_state_dict(*ema.impl->net, e.tensors, (weights / "last.safetensors").string());
         torch::load(*optimizer, (weights / "last.optim.pt").string());
@@ -305,13 +270,15 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                                                               {"stale_epochs", stale},
                                                               {"best_epoch", best_epoch},
                                                               {"grad_scaler", scaler.state()},
-                                                              {"options", options_json(o)}}
+                                                              {"options", nlohmann::json(o)}}
                                                    .dump()}});
     };
     log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader.size()) + " images, " +
                           std::to_string(batches) + " batches an epoch, device " + device.str() + ", results in " +
                           save_dir.string());
 
+    const auto loop_start = Clock::now();
+    int first_step = -1;  // the step before this call's first batch
     for (int epoch = start_epoch; epoch <= o.epochs; ++epoch) {
         const auto epoch_start = Clock::now();
         loader.begin_epoch(epoch, epoch <= o.epochs - o.close_mosaic);
@@ -377,6 +344,11 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 ev.cls_loss = values[3];
                 ev.lr = lr;
                 ev.step_ms = std::chrono::duration<double, std::milli>(Clock::now() - step_start).count();
+                ev.step = (epoch - 1) * batches + b;
+                ev.steps = o.epochs * batches;
+                if (first_step < 0) first_step = ev.step - 1;
+                const double elapsed = std::chrono::duration<double>(Clock::now() - loop_start).count();
+                ev.eta_seconds = elapsed / std::max(1, ev.step - first_step) * (ev.steps - ev.step);
                 on_event(ev);
             }
             if (stop && stop->load()) {

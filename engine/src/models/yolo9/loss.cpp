@@ -141,7 +141,9 @@ LossParts YOLO9Loss::operator()(const std::vector<torch::Tensor>& raw, const tor
             .sum() /
         norm;
     torch::Tensor box, dfl;
-    if (a.positive.any().item<bool>()) {
+    // One device-to-host sync serves both the branch and the reported count.
+    const int64_t positives = a.positive.sum().item<int64_t>();
+    if (positives > 0) {
         const torch::Tensor mask4 = a.positive.unsqueeze(-1).expand({-1, -1, 4});
         const torch::Tensor picked_pred = pred_box.index({mask4}).view({-1, 4});
         const torch::Tensor picked_target = target_box.index({mask4}).view({-1, 4});
@@ -170,7 +172,7 @@ LossParts YOLO9Loss::operator()(const std::vector<torch::Tensor>& raw, const tor
     parts.dfl = dfl_weight_ * dfl;
     parts.cls = cls_weight_ * cls;
     parts.total = parts.box + parts.dfl + parts.cls;
-    parts.positives_per_image = a.positive.sum().item<double>() / std::max<int64_t>(1, raw.front().size(0));
+    parts.positives_per_image = double(positives) / double(std::max<int64_t>(1, raw.front().size(0)));
     return parts;
 }
 
