@@ -29,7 +29,10 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     predictLayout->addWidget(controls_);
     predictLayout->addWidget(view_, 1);
     connect(controls_, &PredictControls::changed, this, [this] {
-        if (!lastPath_.isEmpty()) openImage(lastPath_);
+        if (lastPath_.isEmpty()) return;
+        resultLabel_->setText(tr("predicting %1…").arg(lastPath_));
+        QMetaObject::invokeMethod(worker_, "predictAgain", Qt::QueuedConnection,
+                                  Q_ARG(libreyolo::PredictOptions, controls_->options()));
     });
     trainPage_ = new TrainPage(pages_);
     pages_->addTab(predictPage_, tr("Predict"));

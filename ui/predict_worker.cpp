@@ -20,11 +20,13 @@ void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) 
     }
 }
 
+bool PredictWorker::modelReady() {
+    if (!model_) Q_EMIT failed(tr("No model is loaded"));
+    return model_ != nullptr;
+}
+
 void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOptions& options) {
-    if (!model_) {
-        Q_EMIT failed(tr("No model is loaded"));
-        return;
-    }
+    if (!modelReady()) return;
     QImageReader reader(path);
     reader.setAutoTransform(false);  // the engine sees the stored pixels, so must the view
     const QImage image = reader.read().convertToFormat(QImage::Format_RGB888);
@@ -32,13 +34,23 @@ void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOpt
         Q_EMIT failed(tr("Cannot read image %1: %2").arg(path, reader.errorString()));
         return;
     }
+    path_ = path;
+    image_ = image;
+    predictImage(options);
+}
+
+void PredictWorker::predictAgain(const libreyolo::PredictOptions& options) {
+    if (!image_.isNull() && modelReady()) predictImage(options);
+}
+
+void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
     try {
-        libreyolo::ImageView view{image.constBits(), image.width(), image.height(),
-                                  static_cast<int>(image.bytesPerLine()), libreyolo::PixelFormat::RGB8};
+        libreyolo::ImageView view{image_.constBits(), image_.width(), image_.height(),
+                                  static_cast<int>(image_.bytesPerLine()), libreyolo::PixelFormat::RGB8};
         std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view}, options);
-        results.front().path = path.toStdString();
-        Q_EMIT predicted(image, results.front());
+        results.front().path = path_.toStdString();
+        Q_EMIT predicted(image_, results.front());
     } catch (const std::exception& e) {
-        Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path, QString::fromUtf8(e.what())));
+        Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
     }
 }

@@ -18,6 +18,8 @@ public:
 public Q_SLOTS:
     void loadModel(const QString& nameOrPath, const QString& device);
     void predictFile(const QString& path, const libreyolo::PredictOptions& options);
+    // The last image read, with other options (no second read of the file).
+    void predictAgain(const libreyolo::PredictOptions& options);
 
 Q_SIGNALS:
     void modelLoaded(const QString& description);
@@ -25,5 +27,10 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
+    bool modelReady();                                            // says so when no model is loaded
+    void predictImage(const libreyolo::PredictOptions& options);  // image_, with a model
+
     std::unique_ptr<libreyolo::Model> model_;
+    QString path_;
+    QImage image_;  // RGB888, as read from path_
 };
