@@ -1,8 +1,17 @@
 #pragma once
-// key=value arguments of the benchmark programs (plus --json), checked against their defaults.
+// What the benchmark programs share: key=value arguments (plus --json), checked against their
+// defaults, and the median of the timed runs.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <string>
+#include <vector>
+
+inline double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 // Fills args (pre-filled with every key and its default); false, after saying why, for an
 // argument that is not a known key=value.

@@ -17,19 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "bench_args.h"
+#include "bench_common.h"
 
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
 #include "predict/model_impl.h"
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 std::vector<std::string> split(const std::string& s) {
     std::vector<std::string> out;
@@ -66,6 +60,11 @@ int main(int argc, char** argv) {
     if (!parse_bench_args(argc, argv, "bench_graph_inference", args, json)) return 2;
     const int imgsz = std::stoi(args["imgsz"]), replays = std::stoi(args["replays"]),
               warmup = std::stoi(args["warmup"]);
+    const int e2e_runs = std::stoi(args["e2e_runs"]);
+    // The in-memory image of the end-to-end rows (bench/libreyolo_graph_predict.py uses the same pixels).
+    std::vector<unsigned char> pixels(640 * 480 * 3);
+    for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
+    const libreyolo::ImageView view{pixels.data(), 640, 480, 640 * 3, libreyolo::PixelFormat::RGB8};
     try {
         for (const std::string& size : split(args["sizes"]))
             for (const std::string& dtype : split(args["dtypes"])) {
@@ -96,17 +95,12 @@ int main(int argc, char** argv) {
                     model.release_graphs();
                 }
                 // End to end, one image at a time, as a user's predict call runs.
-                std::vector<unsigned char> pixels(640 * 480 * 3);
-                for (std::size_t i = 0; i < pixels.size(); ++i)
-                    pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
-                const libreyolo::ImageView view{pixels.data(), 640, 480, 640 * 3, libreyolo::PixelFormat::RGB8};
                 for (const libreyolo::GraphMode mode : {libreyolo::GraphMode::Off, libreyolo::GraphMode::On}) {
                     libreyolo::PredictOptions o;
                     o.imgsz = imgsz;
                     o.cuda_graph = mode;
                     std::vector<double> wall, pre, infer, post;
-                    const int runs = std::stoi(args["e2e_runs"]);
-                    for (int i = 0; i < warmup + runs; ++i) {
+                    for (int i = 0; i < warmup + e2e_runs; ++i) {
                         const auto t0 = std::chrono::steady_clock::now();
                         const auto r = model.predict({view}, o);
                         const double ms =

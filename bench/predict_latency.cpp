@@ -8,21 +8,11 @@
 #include <string>
 
 #include <vector>
-#include "bench_args.h"
+#include "bench_common.h"
 
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
-
-namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {{"model", "yolo9-t"}, {"source", ""},  {"imgsz", "640"},

@@ -7,14 +7,14 @@
 #include <map>
 #include <string>
 
-#include "bench_args.h"
+#include "bench_common.h"
 
 #include "libreyolo/train.h"
 #include "libreyolo/version.h"
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {
-        {"data", ""},      {"imgsz", "320"},     {"batch", "16"},          {"workers", "2"},
+        {"data", ""},      {"imgsz", "320"},     {"batch", "16"},           {"workers", "2"},
         {"device", "cpu"}, {"model", "yolo9-t"}, {"project", "runs/bench"}, {"amp", "true"}};
     bool json = false;
     if (!parse_bench_args(argc, argv, "bench_train_throughput", args, json)) return 2;
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
             if (e.kind == libreyolo::TrainEvent::Kind::Epoch && e.epoch == 1) epoch1_end = Clock::now();
             if (e.kind == libreyolo::TrainEvent::Kind::Batch && e.epoch == 2) {
                 last_batch = Clock::now();
-                images += o.batch;  // the last batch may be short; corrected below
+                images += o.batch;  // image slots: a short last batch counts as full
             }
         });
     } catch (const std::exception& e) {

@@ -2,7 +2,6 @@
 #include "cli_common.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "args.h"
@@ -12,7 +11,6 @@
 #include "libreyolo/synth.h"
 
 namespace libreyolo::cli {
-namespace fs = std::filesystem;
 namespace {
 
 const char* kSynthHelp = R"(libreyolo synth — render the synthetic shapes dataset

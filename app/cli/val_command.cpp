@@ -2,8 +2,6 @@
 #include "cli_common.h"
 
 #include <cstdio>
-#include <filesystem>
-#include <iostream>
 
 #include "args.h"
 #include "libreyolo/errors.h"
@@ -11,7 +9,6 @@
 #include "libreyolo/validate.h"
 
 namespace libreyolo::cli {
-namespace fs = std::filesystem;
 namespace {
 
 const char* kValHelp = R"(libreyolo val — score a model on a dataset split

@@ -16,14 +16,8 @@
 using namespace libreyolo;
 using libreyolo::testing::error_of;
 using libreyolo::testing::read_all;
+using libreyolo::testing::write_file;
 namespace fs = std::filesystem;
-
-namespace {
-void write(const fs::path& p, const std::string& text) {
-    fs::create_directories(p.parent_path());
-    std::ofstream(p, std::ios::binary) << text;
-}
-}  // namespace
 
 class TestDataset : public QObject {
     Q_OBJECT
@@ -32,14 +26,14 @@ class TestDataset : public QObject {
 
 private Q_SLOTS:
     void readsYamlWithListOrDictNames() {
-        write(root() / "a/data.yaml",
-              "path: ds\ntrain: images/train\nval: [images/val, extra.txt]\nnames: [cat, dog]\n");
+        write_file(root() / "a/data.yaml",
+                   "path: ds\ntrain: images/train\nval: [images/val, extra.txt]\nnames: [cat, dog]\n");
         DatasetConfig c = load_dataset_config((root() / "a/data.yaml").string());
         QCOMPARE(c.names, (std::vector<std::string>{"cat", "dog"}));
         QCOMPARE(fs::path(c.train[0]), root() / "a/ds/images/train");
         QCOMPARE(c.val.size(), std::size_t(2));
         QVERIFY(c.test.empty());
-        write(root() / "b.yaml", "path: /abs\ntrain: t\nval: v\nnc: 3\nnames:\n  0: a\n  2: c\n  1: b\n");
+        write_file(root() / "b.yaml", "path: /abs\ntrain: t\nval: v\nnc: 3\nnames:\n  0: a\n  2: c\n  1: b\n");
         c = load_dataset_config((root() / "b.yaml").string());
         QCOMPARE(c.names, (std::vector<std::string>{"a", "b", "c"}));
         QCOMPARE(c.train[0], std::string("/abs/t"));
@@ -71,7 +65,7 @@ private Q_SLOTS:
         QFETCH(QString, yaml);
         QFETCH(QString, message);
         const fs::path p = root() / "bad.yaml";
-        write(p, yaml.toStdString());
+        write_file(p, yaml.toStdString());
         const std::string e = error_of([&] { load_dataset_config(p.string()); });
         QVERIFY2(e.find(message.toStdString()) != std::string::npos, e.c_str());
         QVERIFY2(e.find("bad.yaml") != std::string::npos, e.c_str());
@@ -115,11 +109,11 @@ private Q_SLOTS:
         o.imgsz = 96;
         const SynthSummary s = render_synthetic_dataset(o);
         const fs::path ds = root() / "synth";
-        write(ds / "images/train/corrupt.jpg", "not a jpeg");
-        write(ds / "images/train/background.jpg", "");  // also corrupt: zero bytes
+        write_file(ds / "images/train/corrupt.jpg", "not a jpeg");
+        write_file(ds / "images/train/background.jpg", "");  // also corrupt: zero bytes
         fs::copy_file(ds / "images/train/000000.jpg", ds / "images/train/nolabel.jpg");
-        write(ds / "labels/train/000001.txt",
-              "0 0.5 0.5 0.2 0.2\n0 0.5 0.5 0.2 0.2\n9 0.5 0.5 0.1 0.1\n0 2 2 0.1 0.1\nbad row\n");
+        write_file(ds / "labels/train/000001.txt",
+                   "0 0.5 0.5 0.2 0.2\n0 0.5 0.5 0.2 0.2\n9 0.5 0.5 0.1 0.1\n0 2 2 0.1 0.1\nbad row\n");
         const DatasetReport r = check_dataset(s.data_yaml);
         QVERIFY(r.usable());
         const SplitReport& train = r.splits[0];
@@ -176,10 +170,10 @@ private Q_SLOTS:
         doc["annotations"].push_back({{"id", ++ann}, {"image_id", 1}, {"category_id", 99}, {"bbox", {1, 1, 5, 5}}});
         doc["annotations"].push_back(
             {{"id", ++ann}, {"image_id", 1}, {"category_id", 10}, {"bbox", {1, 1, 5, 5}}, {"iscrowd", 1}});
-        write(ds / "annotations/train.json", doc.dump());
-        write(ds / "coco.yaml",
-              "path: .\ntrain: images/train\nval: images/val\nannotations: {train: annotations/train.json}\n"
-              "names: [circle, square, triangle, star, hexagon, cross]\n");
+        write_file(ds / "annotations/train.json", doc.dump());
+        write_file(ds / "coco.yaml",
+                   "path: .\ntrain: images/train\nval: images/val\nannotations: {train: annotations/train.json}\n"
+                   "names: [circle, square, triangle, star, hexagon, cross]\n");
         const DatasetConfig c = load_dataset_config((ds / "coco.yaml").string());
         const auto coco = load_split_labels(c, "train");
         const auto yolo = load_split_labels(load_dataset_config(s.data_yaml), "train");
@@ -193,15 +187,15 @@ private Q_SLOTS:
         QCOMPARE(r.splits[1].images, s.val_images);  // val has no JSON: YOLO labels
 
         doc["images"] = nlohmann::json::array({{{"id", 1}}});
-        write(ds / "annotations/train.json", doc.dump());
+        write_file(ds / "annotations/train.json", doc.dump());
         const std::string e = error_of([&] { load_split_labels(c, "train"); });
         QVERIFY2(e.find("train.json: image 1 has no 'file_name'") != std::string::npos, e.c_str());
     }
 
     void listsImagesFromTextFiles() {
-        write(root() / "list/images/a.png", "x");
-        write(root() / "list/images/b.png", "x");
-        write(root() / "list/train.txt", "images/b.png\n./images/a.png\n\n");
+        write_file(root() / "list/images/a.png", "x");
+        write_file(root() / "list/images/b.png", "x");
+        write_file(root() / "list/train.txt", "images/b.png\n./images/a.png\n\n");
         const auto images = list_images({(root() / "list/train.txt").string()});
         QCOMPARE(images.size(), std::size_t(2));
         QVERIFY(images[0].ends_with("a.png"));

@@ -20,31 +20,13 @@
 using namespace libreyolo;
 using libreyolo::testing::error_of;
 using libreyolo::testing::read_all;
+using libreyolo::testing::WarningCapture;
+using libreyolo::testing::write_file;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
-
-void write_bytes(const fs::path& p, const std::string& bytes) {
-    std::ofstream(p, std::ios::binary) << bytes;
-}
-
-// Collects warnings while alive.
-struct WarningCapture {
-    std::vector<std::string> lines;
-    WarningCapture() {
-        set_log_callback([this](LogLevel l, const std::string&, const std::string& m) {
-            if (l >= LogLevel::Warning) lines.push_back(m);
-        });
-    }
-    ~WarningCapture() { set_log_callback({}); }
-    bool mentions(const std::string& text) const {
-        for (const auto& l : lines)
-            if (l.find(text) != std::string::npos) return true;
-        return false;
-    }
-};
 
 // Share of a's boxes that b also has (same class, within half a pixel and 1e-3 in score).
 double fraction_found(const Result& a, const Result& b) {
@@ -127,7 +109,7 @@ private Q_SLOTS:
         fs::create_directories(folder);
         fs::copy_file(LIBREYOLO_SAMPLE_IMAGE, folder / "b.png");
         fs::copy_file(LIBREYOLO_SAMPLE_IMAGE, folder / "a.PNG");
-        write_bytes(folder / "notes.txt", "not an image");
+        write_file(folder / "notes.txt", "not an image");
         auto items = predict::expand_source(folder.string());
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].path.filename().string(), std::string("a.PNG"));
@@ -147,10 +129,10 @@ private Q_SLOTS:
         const fs::path folder = root() / "mixed";
         fs::create_directories(folder);
         fs::copy_file(LIBREYOLO_SAMPLE_IMAGE, folder / "good.png");
-        write_bytes(folder / "garbage.jpg", "this is not a jpeg at all");
+        write_file(folder / "garbage.jpg", "this is not a jpeg at all");
         std::ifstream in(LIBREYOLO_SAMPLE_IMAGE, std::ios::binary);
         std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        write_bytes(folder / "truncated.png", png.substr(0, 100));
+        write_file(folder / "truncated.png", png.substr(0, 100));
         WarningCapture warnings;
         const auto results = model_.predict(folder.string(), small());
         QCOMPARE(results.size(), std::size_t(1));
@@ -235,7 +217,7 @@ private Q_SLOTS:
     }
 
     void unreadableVideoIsAClearError() {
-        write_bytes(root() / "broken.mp4", "definitely not a video");
+        write_file(root() / "broken.mp4", "definitely not a video");
         const std::string e = error_of([&] { model_.predict((root() / "broken.mp4").string(), small()); });
         QVERIFY2(e.find("broken.mp4") != std::string::npos && e.find("cannot open as a video") != std::string::npos,
                  e.c_str());
