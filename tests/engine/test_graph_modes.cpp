@@ -2,9 +2,11 @@
 // fallbacks that must hold on any machine (tests/gpu/test_cuda_graphs.cpp captures for real).
 #include <QtTest/QtTest>
 
+#include "support/gated_detector.h"
 #include "support/test_helpers.h"
 
 #include "graphs/graph_key.h"
+#include "graphs/graph_runner.h"
 #include "graphs/lru_cache.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
@@ -107,6 +109,52 @@ private Q_SLOTS:
         QCOMPARE(model.graph_cache_limit(), 3);  // releasing graphs keeps the setting
         QVERIFY(model.graph_info().empty());
         QVERIFY_THROWS_EXCEPTION(FileNotFound, model.load_weights("no-such-file.safetensors"));
+    }
+
+    // A graph records addresses: whatever moves or rewrites the parameters must drop every graph.
+    void deviceDtypeAndWeightsReleaseTheGraphs() {
+        QTemporaryDir dir;
+        const std::string weights = dir.filePath("w.safetensors").toStdString();
+        Model::create("yolo9-t", 80, "cpu").save(weights);
+        Model model = Model::create("yolo9-t", 80, "cpu");
+        const graphs::GraphRunner& runner = model.impl().graphs;
+        std::int64_t before = runner.releases();
+        model.to("cpu");
+        QCOMPARE(runner.releases(), ++before);
+        model.set_dtype("float16");
+        QCOMPARE(runner.releases(), ++before);
+        model.load_weights(weights);
+        QCOMPARE(runner.releases(), ++before);
+        QVERIFY_THROWS_EXCEPTION(FileNotFound, model.load_weights("no-such-file.safetensors"));
+        QCOMPARE(runner.releases(), before);  // nothing was loaded, nothing moved
+        model.release_graphs();
+        QCOMPARE(runner.releases(), ++before);
+    }
+
+    void aSplitForwardsStagesInOrderEqualTheForward() {
+        auto net = std::make_shared<testing::GatedDetectorImpl>();
+        net->eval();
+        torch::InferenceMode guard;
+        const torch::Tensor x = torch::rand({4, 3, 64, 64});
+        // A threshold between the images' levels sends some through each branch.
+        net->threshold = net->levels(net->stem->forward(x)).median().item<double>();
+        const torch::Tensor want = net->forward(x);
+        QVERIFY(net->bright_taken > 0 && net->dark_taken > 0);
+        QVERIFY(torch::equal(graphs::run_eagerly(net->forward_plan(), x), want));
+
+        graphs::GraphRunner runner;
+        const graphs::GraphTarget target{"gated", "detect", true};
+        QVERIFY(torch::equal(runner.run(x, GraphMode::Off, target, net->forward_plan()), want));
+        QVERIFY(torch::equal(runner.run(x, GraphMode::Auto, target, net->forward_plan()), want));  // CPU: eager
+        QVERIFY(runner.info().empty());
+        QVERIFY_THROWS_EXCEPTION(DeviceError, runner.run(x, GraphMode::On, target, net->forward_plan()));
+    }
+
+    void aPlanMustEndInOneTensor() {
+        const graphs::ForwardPlan two_outputs{
+            {"split", true, [](const graphs::TensorList& in) -> graphs::TensorList { return {in[0], in[0]}; }}};
+        const std::string error = testing::error_of([&] { graphs::run_eagerly(two_outputs, torch::zeros({1})); });
+        QVERIFY2(error.find("2 tensors") != std::string::npos, error.c_str());
     }
 };
 

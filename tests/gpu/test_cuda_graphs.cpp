@@ -15,8 +15,11 @@
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
+#include "graphs/graph_key.h"
 #include "libreyolo/version.h"
 #include "predict/model_impl.h"
+#include "support/gated_detector.h"
+#include "support/test_helpers.h"
 
 using namespace libreyolo;
 
@@ -78,14 +81,14 @@ private Q_SLOTS:
                             target.supported = true;
                             torch::Tensor noise = torch::rand({batch, 3, 640, 640}).to(options);
                             torch::Tensor image = shapes_batch(batch, 640).to(options);
-                            model.impl().graphs.capture(noise, target, model.impl().eager_forward());
+                            model.impl().graphs.capture(noise, target, model.impl().forward_plan());
                             bool equal[2];
                             int k = 0;
                             for (const torch::Tensor& x : {noise, image}) {
                                 torch::InferenceMode guard;
                                 const torch::Tensor want = model.impl().net->forward(x);
                                 const torch::Tensor got =
-                                    model.impl().graphs.run(x, GraphMode::On, target, model.impl().eager_forward());
+                                    model.impl().graphs.run(x, GraphMode::On, target, model.impl().forward_plan());
                                 equal[k++] = torch::equal(want, got);
                             }
                             const GraphInfo info = model.graph_info().front();
@@ -194,7 +197,106 @@ private Q_SLOTS:
         QCOMPARE(model.graph_info().at(0).replays, std::int64_t{2});
     }
 
+    // Seams: a network whose middle stage syncs with the host and branches on data cannot be
+    // captured whole; split at its declared seams it replays bit-identically to eager, on inputs
+    // that take different branches. The failed whole capture must also leave the shared pool
+    // usable for the next capture.
+    void aSplitReplaysAroundAnUncapturableStage() {
+        auto net = std::make_shared<testing::GatedDetectorImpl>();
+        net->to(torch::kCUDA);
+        net->eval();
+        const graphs::GraphTarget target{"gated", "detect", true};
+        graphs::GraphRunner runner;
+        std::ostringstream rows;
+        bool whole_capture_refused = false;
+        std::string whole_capture_error;
+        for (const torch::Dtype dtype : {torch::kFloat32, torch::kFloat16})
+            for (int batch : {1, 8}) {
+                net->to(dtype);
+                runner.release();
+                const auto options = torch::TensorOptions().device(torch::kCUDA).dtype(dtype);
+                const torch::Tensor noise = torch::rand({batch, 3, 320, 320}).to(options);
+                const torch::Tensor image = shapes_batch(batch, 320).to(options);
+                {
+                    torch::InferenceMode guard;
+                    net->threshold = torch::cat({net->levels(net->stem->forward(noise)),
+                                                 net->levels(net->stem->forward(image))})
+                                         .median()
+                                         .item<double>();
+                }
+                if (!whole_capture_refused) {
+                    whole_capture_error = testing::error_of([&] {
+                        runner.capture(noise, target,
+                                       graphs::single_stage_plan([&](const torch::Tensor& x) { return net->forward(x); }));
+                    });
+                    QVERIFY2(whole_capture_error.find("capture failed") != std::string::npos, whole_capture_error.c_str());
+                    QVERIFY(runner.info().empty());
+                    whole_capture_refused = true;
+                }
+                runner.capture(noise, target, net->forward_plan());
+                const GraphInfo info = runner.info().front();
+                QCOMPARE(info.graphs, 2);
+                QCOMPARE(info.eager_stages, 1);
+                net->bright_taken = net->dark_taken = 0;
+                bool equal[2];
+                int k = 0;
+                for (const torch::Tensor& x : {noise, image}) {
+                    torch::InferenceMode guard;
+                    const torch::Tensor want = net->forward(x);
+                    equal[k++] = torch::equal(runner.run(x, GraphMode::On, target, net->forward_plan()), want);
+                }
+                QVERIFY2(net->bright_taken > 0 && net->dark_taken > 0, "the inputs must take both branches");
+                QCOMPARE(runner.info().front().replays, std::int64_t{2});
+                char row[200];
+                std::snprintf(row, sizeof row, "| gated (test network) | %s | %d | %s | %s | %d | %d |\n",
+                              graphs::dtype_name(dtype).c_str(), batch, equal[0] ? "equal" : "DIFFERS",
+                              equal[1] ? "equal" : "DIFFERS", info.graphs, info.eager_stages);
+                rows << row;
+                QVERIFY2(equal[0] && equal[1], row);
+            }
+        if (const char* out = std::getenv("LIBREYOLO_GRAPH_PARITY_OUT"))
+            append_seams(out, rows.str(), whole_capture_error);
+    }
+
+    // An eager stage whose output shape follows the data: the graph after it cannot take the
+    // new shape, so that stage runs eagerly and the result is still the eager one.
+    void aStageFedAnotherShapeRunsEagerly() {
+        using graphs::TensorList;
+        const graphs::ForwardPlan plan{
+            {"double", true, [](const TensorList& in) -> TensorList { return {in[0] * 2}; }},
+            {"crop", false,
+             [](const TensorList& in) -> TensorList {
+                 return {in[0].narrow(1, 0, in[0].sum().item<double>() > 0 ? 8 : 4)};
+             }},
+            {"shift", true, [](const TensorList& in) -> TensorList { return {in[0] + 1}; }},
+        };
+        graphs::GraphRunner runner;
+        const graphs::GraphTarget target{"plan", "detect", true};
+        const torch::Tensor wide = torch::rand({1, 8, 4, 4}).cuda(), narrow = -wide;
+        testing::WarningCapture warnings;
+        for (const torch::Tensor& x : {wide, narrow, wide}) {
+            const torch::Tensor got = runner.run(x, GraphMode::On, target, plan);
+            QVERIFY(torch::equal(got, graphs::run_eagerly(plan, x)));
+        }
+        QCOMPARE(runner.info().front().replays, std::int64_t{3});
+        QVERIFY(warnings.mentions("'shift'"));
+    }
+
 private:
+    static void append_seams(const char* path, const std::string& rows, const std::string& whole_error) {
+        std::ofstream out(path, std::ios::app);
+        out << "\n## Seams\n\n"
+            << "`tests/support/gated_detector.h`: a test network (stem, gate, head) whose gate reads each image's\n"
+            << "mean feature back to the host and picks one of two branches by it. Captured whole, the capture\n"
+            << "fails (`" << whole_error.substr(0, whole_error.find('\n')).substr(0, 160) << "`); split at its\n"
+            << "declared seams (stem and head captured, gate eager), it replays on uniform noise and on the\n"
+            << "synthetic image, which the threshold sends down different branches, and each output is compared\n"
+            << "with the eager forward by `torch::equal`.\n\n"
+            << "| network | dtype | batch | noise | image | graphs | eager stages |\n"
+            << "|---|---|---:|---|---|---:|---:|\n"
+            << rows;
+    }
+
     static void write_parity(const char* path, const std::string& rows, int failures) {
         const std::time_t now = std::time(nullptr);
         char date[32];

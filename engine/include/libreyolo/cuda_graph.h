@@ -29,6 +29,10 @@ struct GraphInfo {
     // Device memory the caching allocator reserved during warm-up and capture: the graph's
     // private pool (shared by the model's graphs) and the warm-up's buffers.
     std::int64_t pool_bytes = 0;
+    // A family split at a seam is captured as several graphs with eager stages between them;
+    // a whole forward is one graph and no eager stage.
+    int graphs = 1;
+    int eager_stages = 0;
 };
 
 }  // namespace libreyolo

@@ -33,10 +33,18 @@ void GraphRunner::check_capturable(const torch::Tensor& input, const GraphTarget
                           " (use device=cuda or cuda_graph=false)");
 }
 
-CapturedForward& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor& example, const Forward& forward) {
+CapturedPlan& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor& example, const ForwardPlan& plan) {
     if (!pool_) pool_ = at::cuda::graph_pool_handle();
-    auto captured = std::make_unique<CapturedForward>(example, forward, *pool_);
-    CapturedForward& ref = *captured;
+    std::unique_ptr<CapturedPlan> captured;
+    try {
+        captured = std::make_unique<CapturedPlan>(example, plan, *pool_);
+    } catch (...) {
+        // The failed capture gave back its reference to the pool; with no graph left holding one,
+        // the allocator has retired the pool and refuses captures into it: take a fresh one next.
+        if (cache_.size() == 0) pool_.reset();
+        throw;
+    }
+    CapturedPlan& ref = *captured;
     log_debug("cuda_graph", "captured " + key.shape() + " " + key.dtype_name() + " on " + key.device + " in " +
                                 std::to_string(ref.capture_ms()) + " ms");
     for (const GraphKey& evicted : cache_.insert(key, std::move(captured)))
@@ -46,45 +54,46 @@ CapturedForward& GraphRunner::capture_key(const GraphKey& key, const torch::Tens
 }
 
 torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target,
-                               const Forward& forward) {
-    if (mode == GraphMode::Off) return forward(input);
+                               const ForwardPlan& plan) {
+    if (mode == GraphMode::Off) return run_eagerly(plan, input);
     if (mode == GraphMode::Auto && (!input.is_cuda() || !target.supported)) {
         if (input.is_cuda() && !warned_unsupported_) {
             log_warning("cuda_graph", "auto: family " + target.family + " (task " + target.task +
                                           ") has not opted in to CUDA graph capture; running eager");
             warned_unsupported_ = true;
         }
-        return forward(input);
+        return run_eagerly(plan, input);
     }
     check_capturable(input, target);
     const GraphKey key = key_of(input, target.task);
-    if (CapturedForward* hit = cache_.find(key)) return hit->replay(input);
+    if (CapturedPlan* hit = cache_.find(key)) return hit->replay(input);
     if (mode == GraphMode::Auto) {
         if (std::find(seen_.begin(), seen_.end(), key) == seen_.end()) {
             if (seen_.size() >= kSeenLimit) seen_.erase(seen_.begin());
             seen_.push_back(key);
-            return forward(input);
+            return run_eagerly(plan, input);
         }
     }
-    return capture_key(key, input, forward).replay(input);
+    return capture_key(key, input, plan).replay(input);
 }
 
-void GraphRunner::capture(const torch::Tensor& example, const GraphTarget& target, const Forward& forward) {
+void GraphRunner::capture(const torch::Tensor& example, const GraphTarget& target, const ForwardPlan& plan) {
     check_capturable(example, target);
-    capture_key(key_of(example, target.task), example, forward);
+    capture_key(key_of(example, target.task), example, plan);
 }
 
 std::vector<GraphInfo> GraphRunner::info() const {
     std::vector<GraphInfo> rows;
     for (const auto& [key, graph] : cache_.entries())
         rows.push_back({key.shape(), key.dtype_name(), key.device, key.task, graph->replays(), graph->capture_ms(),
-                        graph->pool_bytes()});
+                        graph->pool_bytes(), graph->captured_stages(), graph->eager_stages()});
     return rows;
 }
 
 void GraphRunner::release() {
     cache_.clear();
     seen_.clear();
+    ++releases_;
     // A fresh pool next time: the old one is returned to the allocator once its graphs are gone.
     pool_.reset();
 }

@@ -10,7 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "graphs/captured_forward.h"
+#include "graphs/captured_plan.h"
+#include "graphs/forward_plan.h"
 #include "graphs/graph_key.h"
 #include "graphs/lru_cache.h"
 #include "libreyolo/cuda_graph.h"
@@ -35,28 +36,31 @@ public:
     GraphRunner(const GraphRunner& other);
     GraphRunner& operator=(const GraphRunner& other);
 
-    // forward(input), eagerly or through a graph. Off: eager. On: capture a key the first time
+    // The plan's forward of input, eagerly or through graphs. Off: eager. On: capture a key the first time
     // it is seen. Auto: capture the second time. On a CPU input, On throws DeviceError and Auto
     // runs eagerly; for a family that has not opted in, On throws NotSupported naming it and Auto
     // runs eagerly (saying so once).
-    torch::Tensor run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target, const Forward& forward);
+    torch::Tensor run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target, const ForwardPlan& plan);
     // Captures the key of example now (replacing a graph of that key). Same errors as On.
-    void capture(const torch::Tensor& example, const GraphTarget& target, const Forward& forward);
+    void capture(const torch::Tensor& example, const GraphTarget& target, const ForwardPlan& plan);
 
     std::vector<GraphInfo> info() const;  // most recently used first
     // Frees every graph and forgets the Auto counts (weights, dtype or device changed).
     void release();
+    // How many times release() ran: what tests read to see that a model change invalidated.
+    std::int64_t releases() const { return releases_; }
     void set_limit(int limit);
     int limit() const;
 
 private:
     void check_capturable(const torch::Tensor& input, const GraphTarget& target) const;
-    CapturedForward& capture_key(const GraphKey& key, const torch::Tensor& example, const Forward& forward);
+    CapturedPlan& capture_key(const GraphKey& key, const torch::Tensor& example, const ForwardPlan& plan);
 
-    LruCache<GraphKey, CapturedForward> cache_;
+    LruCache<GraphKey, CapturedPlan> cache_;
     std::vector<GraphKey> seen_;  // Auto: uncaptured keys seen once, oldest first
     std::optional<at::cuda::MempoolId_t> pool_;
     bool warned_unsupported_ = false;
+    std::int64_t releases_ = 0;
 };
 
 }  // namespace libreyolo::graphs

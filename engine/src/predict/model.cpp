@@ -148,11 +148,11 @@ double Model::gflops(int imgsz) const {
 torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode) {
     // The default path pays nothing for graph bookkeeping.
     if (mode == GraphMode::Off) return net->forward(input);
-    return graphs.run(input, mode, graph_target(), eager_forward());
+    return graphs.run(input, mode, graph_target(), forward_plan());
 }
 
-graphs::Forward Model::Impl::eager_forward() {
-    return [this](const torch::Tensor& x) { return net->forward(x); };
+graphs::ForwardPlan Model::Impl::forward_plan() {
+    return net->forward_plan();
 }
 
 graphs::GraphTarget Model::Impl::graph_target() const {
@@ -190,7 +190,7 @@ void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
     const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;
     const torch::Tensor example =
         torch::zeros({batch, 3, size, size}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype));
-    impl_->graphs.capture(example, impl_->graph_target(), impl_->eager_forward());
+    impl_->graphs.capture(example, impl_->graph_target(), impl_->forward_plan());
 }
 
 std::vector<GraphInfo> Model::graph_info() const {

@@ -22,7 +22,7 @@ struct Model::Impl {
     // The network's forward for an input already on the device and in the dtype, through the
     // model's graphs as mode says.
     torch::Tensor forward(const torch::Tensor& input, GraphMode mode);
-    graphs::Forward eager_forward();  // net->forward, as the graphs capture it
+    graphs::ForwardPlan forward_plan();  // the network's stages, as the graphs capture them
     graphs::GraphTarget graph_target() const;
 };
 
