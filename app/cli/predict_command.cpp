@@ -113,9 +113,15 @@ int run_predict(const std::vector<std::string>& argv) {
         std::ostringstream line;
         for (const auto& g : graphs) {
             replays += g.replays;
-            char row[160];
-            std::snprintf(row, sizeof row, "%s%s %s (%lld replays, captured in %.0f ms)", line.tellp() ? "; " : "",
+            char row[200];
+            std::snprintf(row, sizeof row, "%s%s %s (%lld replays, captured in %.0f ms", line.tellp() ? "; " : "",
                           g.key.c_str(), g.dtype.c_str(), static_cast<long long>(g.replays), g.capture_ms);
+            line << row;
+            // A family split at seams: say how the forward was divided.
+            if (g.eager_stages > 0)
+                std::snprintf(row, sizeof row, ", %d graphs + %d eager stages)", g.graphs, g.eager_stages);
+            else
+                std::snprintf(row, sizeof row, ")");
             line << row;
         }
         std::fprintf(stderr, "CUDA graphs (cuda_graph=%s): %zu captured, %lld replays%s%s\n", to_string(o.cuda_graph),

@@ -151,8 +151,9 @@ private Q_SLOTS:
     }
 
     void aPlanMustEndInOneTensor() {
-        const graphs::ForwardPlan two_outputs{
-            {"split", true, [](const graphs::TensorList& in) -> graphs::TensorList { return {in[0], in[0]}; }}};
+        const graphs::ForwardPlan two_outputs{{"split", true, [](const graphs::TensorList& in) -> graphs::TensorList {
+                                                   return {in[0], in[0]};
+                                               }}};
         const std::string error = testing::error_of([&] { graphs::run_eagerly(two_outputs, torch::zeros({1})); });
         QVERIFY2(error.find("2 tensors") != std::string::npos, error.c_str());
     }

@@ -12,10 +12,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "graphs/graph_key.h"
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
-#include "graphs/graph_key.h"
 #include "libreyolo/version.h"
 #include "predict/model_impl.h"
 #include "support/gated_detector.h"
@@ -219,17 +219,19 @@ private Q_SLOTS:
                 const torch::Tensor image = shapes_batch(batch, 320).to(options);
                 {
                     torch::InferenceMode guard;
-                    net->threshold = torch::cat({net->levels(net->stem->forward(noise)),
-                                                 net->levels(net->stem->forward(image))})
-                                         .median()
-                                         .item<double>();
+                    net->threshold =
+                        torch::cat({net->levels(net->stem->forward(noise)), net->levels(net->stem->forward(image))})
+                            .median()
+                            .item<double>();
                 }
                 if (!whole_capture_refused) {
                     whole_capture_error = testing::error_of([&] {
-                        runner.capture(noise, target,
-                                       graphs::single_stage_plan([&](const torch::Tensor& x) { return net->forward(x); }));
+                        runner.capture(noise, target, graphs::single_stage_plan([&](const torch::Tensor& x) {
+                                           return net->forward(x);
+                                       }));
                     });
-                    QVERIFY2(whole_capture_error.find("capture failed") != std::string::npos, whole_capture_error.c_str());
+                    QVERIFY2(whole_capture_error.find("capture failed") != std::string::npos,
+                             whole_capture_error.c_str());
                     QVERIFY(runner.info().empty());
                     whole_capture_refused = true;
                 }

@@ -23,9 +23,7 @@ public:
         head = register_module("head", torch::nn::Conv2d(torch::nn::Conv2dOptions(32, 4 + nc, 1)));
     }
 
-    torch::Tensor forward(const torch::Tensor& images) override {
-        return predict(gate(stem->forward(images)));
-    }
+    torch::Tensor forward(const torch::Tensor& images) override { return predict(gate(stem->forward(images))); }
     int num_classes() const override { return nc_; }
 
     graphs::ForwardPlan forward_plan() override {

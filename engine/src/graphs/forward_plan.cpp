@@ -5,9 +5,8 @@
 namespace libreyolo::graphs {
 
 ForwardPlan single_stage_plan(std::function<torch::Tensor(const torch::Tensor&)> forward) {
-    return {{"forward", true, [forward = std::move(forward)](const TensorList& in) -> TensorList {
-                 return {forward(in.at(0))};
-             }}};
+    return {{"forward", true,
+             [forward = std::move(forward)](const TensorList& in) -> TensorList { return {forward(in.at(0))}; }}};
 }
 
 torch::Tensor run_eagerly(const ForwardPlan& plan, const torch::Tensor& input) {
