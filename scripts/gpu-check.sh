@@ -14,6 +14,7 @@ mkdir -p "$OUT"
 } | tee "$OUT/environment.txt"
 cmake --preset gpu-host -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/configure.log" 2>&1 || { tail -40 "$OUT/configure.log"; exit 1; }
 cmake --build --preset gpu-host -- -j"$(nproc)" > "$OUT/build.log" 2>&1 || { grep -E "error" "$OUT/build.log" | head -40; exit 1; }
-LIBREYOLO_GRAPH_PARITY_OUT="$(realpath "$OUT")/graph-parity.md" ctest --preset gpu-host --output-on-failure 2>&1 | tee "$OUT/ctest.log"
+LIBREYOLO_GRAPH_PARITY_OUT="$(realpath "$OUT")/graph-parity.md" \
+  LIBREYOLO_GRAPH_TRAINING_PARITY_OUT="$(realpath "$OUT")/graph-training-parity.md" ctest --preset gpu-host --output-on-failure 2>&1 | tee "$OUT/ctest.log"
 status=${PIPESTATUS[0]}
 exit "$status"

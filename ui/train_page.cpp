@@ -231,6 +231,7 @@ void TrainPage::launch(const libreyolo::TrainOptions& o) {
 }
 
 void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
+    if (e.kind == libreyolo::TrainEvent::Kind::Graph) return;  // its line reaches the log through the engine's log
     if (e.kind == libreyolo::TrainEvent::Kind::Batch) {
         const int eta = static_cast<int>(e.eta_seconds);
         progress_->setValue(1000 * e.step / std::max(1, e.steps));

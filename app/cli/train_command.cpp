@@ -33,7 +33,8 @@ keys (defaults in brackets):
   resume=BOOL       continue project/name from its weights/last.* [false]
   amp=BOOL          mixed precision on CUDA [true]
 flags:
-  --cuda-graph      capture the training step as a CUDA graph (not available yet: trains eager)
+  --cuda-graph      replay the network's forward and backward from CUDA graphs once a batch shape
+                    has repeated 3 times (CUDA; otherwise, or after a failure, trains eager)
 Ctrl-C stops after the current batch and leaves a checkpoint that resume=true continues.
 Writes project/name/weights/{last,best}.safetensors and results.csv.
 )";
@@ -92,6 +93,7 @@ int run_train(const std::vector<std::string>& argv) {
                              e.step_ms, eta / 60, eta % 60);
                 return;
             }
+            if (e.kind == TrainEvent::Kind::Graph) return;  // the engine's log line says it
             if (progress_on_stderr()) std::fprintf(stderr, "\n");
             std::printf("epoch %d/%d: loss %.4f (box %.4f dfl %.4f cls %.4f)", e.epoch, e.epochs, e.loss, e.box_loss,
                         e.dfl_loss, e.cls_loss);

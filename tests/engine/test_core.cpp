@@ -85,7 +85,8 @@ private Q_SLOTS:
         QCOMPARE(t.sizes, (std::vector<std::string>{"t", "s", "m", "c"}));
         QVERIFY(t.supports_cuda_graph_inference("detect"));  // proven by tests/gpu/test_cuda_graphs
         QVERIFY(!t.supports_cuda_graph_inference("segment"));
-        QVERIFY(!t.supports_cuda_graph_training("detect"));  // not marked until proven
+        QVERIFY(t.supports_cuda_graph_training("detect"));  // proven by tests/gpu/test_cuda_training_graphs
+        QVERIFY(!t.supports_cuda_graph_training("segment"));
         QCOMPARE(known_model_names().front(), std::string("yolo9-t"));
     }
 

@@ -116,6 +116,23 @@ private Q_SLOTS:
         QVERIFY(!second.stopped);
     }
 
+    // Spec "Due risposte diverse": a configuration that cannot use graphs trains eager and says so once.
+    void cudaGraphOnTheCpuTrainsEagerAndSaysSoOnce() {
+        TrainOptions o = options("graph-on-cpu", 1);
+        o.cuda_graph = true;
+        std::vector<std::string> lines;
+        const TrainResult r = train(o, [&](const TrainEvent& e) {
+            if (e.kind == TrainEvent::Kind::Graph) lines.push_back(e.message);
+        });
+        QCOMPARE(r.epochs_run, 1);
+        QCOMPARE(lines.size(), std::size_t(1));
+        QVERIFY2(
+            lines[0].find("CUDA device") != std::string::npos && lines[0].find("training eager") != std::string::npos,
+            lines[0].c_str());
+        QVERIFY2(r.cuda_graph.rfind("eager: ", 0) == 0, r.cuda_graph.c_str());
+        QCOMPARE(r.graph_replays, std::int64_t{0});
+    }
+
     void resultsCsvHasLibreYOLOsColumns() {
         TrainOptions o = options("csv", 2);
         o.eval_interval = 2;

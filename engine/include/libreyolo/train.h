@@ -4,6 +4,7 @@
 // lrf, momentum warm-up 0.8 → momentum, EMA (0.9999, tau 2000), mosaic off for the last
 // close_mosaic epochs, validation on the EMA weights, checkpoints and results.csv per epoch.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -36,12 +37,15 @@ struct TrainOptions {
     std::string project = "runs/train";
     std::string name = "exp";
     bool exist_ok = false;
-    bool resume = false;      // continue project/name from weights/last.*
-    bool cuda_graph = false;  // accepted; this trainer runs eager and says so once
+    bool resume = false;  // continue project/name from weights/last.*
+    // Replay the network's forward and backward from CUDA graphs once a batch shape has repeated
+    // three times (CUDA, a family marked for training graphs); otherwise, or after a failure, eager.
+    bool cuda_graph = false;
 };
 
 struct TrainEvent {
-    enum class Kind { Batch, Epoch } kind = Kind::Batch;
+    // Graph: a line about --cuda-graph (captured, ruled out, fell back to eager) in message.
+    enum class Kind { Batch, Epoch, Graph } kind = Kind::Batch;
     int epoch = 0;  // 1-based
     int epochs = 0;
     int batch = 0;  // 1-based within the epoch
@@ -55,6 +59,7 @@ struct TrainEvent {
     double step_ms = 0;
     double map50 = -1, map50_95 = -1;  // Epoch events that validated
     double epoch_seconds = 0;
+    std::string message;  // Graph events
 };
 
 struct TrainResult {
@@ -64,6 +69,9 @@ struct TrainResult {
     int epochs_run = 0;
     double best_map50_95 = -1;
     bool stopped = false;  // by a stop request; weights/last.* can resume
+    // --cuda-graph: "off", "graphed 16x3x640x640", "eager: <why>", "eager after a failure: <what>".
+    std::string cuda_graph = "off";
+    std::int64_t graph_replays = 0;
 };
 
 // stop: set from any thread to end after the current batch with a resumable checkpoint.

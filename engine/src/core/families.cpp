@@ -51,8 +51,10 @@ std::string ModelName::canonical() const {
 
 const std::vector<FamilyTraits>& registered_families() {
     static const std::vector<FamilyTraits> families = {
-        // detect: replays bit-identically for t/s/m/c, fp32/fp16, batch 1/8 (docs/graph-parity.md).
-        FamilyTraits{"yolo9", "YOLOv9", {"t", "s", "m", "c"}, {"detect"}, 640, {"detect"}, {}},
+        // Inference graphs (detect): replay bit-identically for t/s/m/c, fp32/fp16, batch 1/8
+        // (docs/graph-parity.md). Training graphs (detect): step-0 loss and BatchNorm buffers
+        // bit-identical to eager (docs/graph-training-parity.md).
+        FamilyTraits{"yolo9", "YOLOv9", {"t", "s", "m", "c"}, {"detect"}, 640, {"detect"}, {"detect"}},
     };
     return families;
 }

@@ -1,61 +1,16 @@
 #include "graphs/captured_stage.h"
 
-#include <ATen/core/CachingHostAllocator.h>
 #include <ATen/cuda/CUDAEvent.h>
-#include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 
 #include <chrono>
 #include <string>
 
+#include "graphs/capture_graph.h"
 #include "graphs/capture_lock.h"
-#include "libreyolo/errors.h"
 
 namespace libreyolo::graphs {
-namespace {
-
-std::int64_t reserved_bytes(c10::DeviceIndex device) {
-    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
-    return stats.reserved_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
-}
-
-std::string shape_of(const torch::Tensor& t) {
-    std::string s;
-    for (const std::int64_t d : t.sizes()) s += (s.empty() ? "" : "x") + std::to_string(d);
-    return s;
-}
-
-// Ends a capture that failed (the stage threw, or CUDA invalidated the capture) so that the
-// model's shared pool can take the next capture. CUDAGraph::capture_end throws on an invalidated
-// capture before it tells the allocators that the capture is over, which would leave the pool
-// "being recorded to" and refuse every later capture into it; and the reference to the pool that
-// capture_begin took is only given back by a graph whose capture ended. Clears the (non-sticky)
-// capture error too. The caller must not capture into pool again once no graph holds it.
-void abandon_capture(CaptureGraph& graph, c10::DeviceIndex device, at::cuda::MempoolId_t pool) {
-    try {
-        graph.capture_end();
-    } catch (...) {
-    }
-    if (graph.capture_ended()) return;  // a complete graph after all: its destructor releases the pool
-    // capture_end stopped before or after ending the routing; ending it twice is refused.
-    try {
-        c10::cuda::CUDACachingAllocator::endAllocateToPool(device, pool);
-    } catch (...) {
-    }
-    try {
-        at::getHostAllocator(at::kCUDA)->end_allocate_to_pool(pool);
-    } catch (...) {
-    }
-    try {
-        c10::cuda::CUDACachingAllocator::releasePool(device, pool);
-        at::getHostAllocator(at::kCUDA)->release_pool(pool);
-    } catch (...) {
-    }
-    (void)cudaGetLastError();
-}
-
-}  // namespace
 
 CapturedStage::CapturedStage(const TensorList& example, const StageFunction& run, at::cuda::MempoolId_t pool,
                              int warmup_passes) {
@@ -87,14 +42,8 @@ CapturedStage::CapturedStage(const TensorList& example, const StageFunction& run
             throw;
         }
         side.synchronize();
-    } catch (const c10::OutOfMemoryError& e) {
-        throw Error("cuda_graph: out of memory while capturing a " + shape_of(example.at(0)) +
-                    " forward (lower the batch or release other graphs): " + e.what_without_backtrace());
     } catch (const c10::Error& e) {
-        const std::string what = e.what_without_backtrace();
-        // An allocation failing inside a capture surfaces as an invalidated capture.
-        const bool oom = what.find("out of memory") != std::string::npos;
-        throw Error(std::string("cuda_graph: ") + (oom ? "out of memory during capture: " : "capture failed: ") + what);
+        throw capture_error(e, "a " + shape_of(example.at(0)) + " forward");
     }
     capture_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     pool_bytes_ = reserved_bytes(index) - reserved_before;

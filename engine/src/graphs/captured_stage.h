@@ -5,15 +5,10 @@
 #include <ATen/cuda/CUDAGraph.h>
 #include <torch/torch.h>
 
+#include "graphs/capture_graph.h"
 #include "graphs/forward_plan.h"
 
 namespace libreyolo::graphs {
-
-// CUDAGraph with the one piece of state a failed capture's clean-up needs.
-class CaptureGraph : public at::cuda::CUDAGraph {
-public:
-    bool capture_ended() const { return capture_ended_; }
-};
 
 class CapturedStage {
 public:

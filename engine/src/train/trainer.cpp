@@ -14,6 +14,7 @@
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/families.h"
 #include "libreyolo/log.h"
 #include "libreyolo/train.h"
 #include "libreyolo/validate.h"
@@ -21,6 +22,7 @@
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
 #include "train/grad_scaler.h"
+#include "train/network_graph.h"
 #include "train/results_csv.h"
 
 namespace libreyolo {
@@ -166,8 +168,6 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
 
     const DatasetConfig config = load_dataset_config(o.data);
     const int nc = static_cast<int>(config.names.size());
-    if (o.cuda_graph)
-        log_info("train", "--cuda-graph: CUDA graph capture of training is not available yet; training eager");
 
     // The network: a model name starts from scratch (seeded), a file fine-tunes.
     torch::manual_seed(static_cast<uint64_t>(o.seed));
@@ -277,6 +277,26 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                           std::to_string(batches) + " batches an epoch, device " + device.str() + ", results in " +
                           save_dir.string());
 
+    // --cuda-graph: the network's forward and backward replayed from graphs once a batch shape
+    // repeats; anything that rules graphs out, or breaks them mid-run, leaves the run eager.
+    std::string graphs_ruled_out;
+    if (!device.is_cuda())
+        graphs_ruled_out = "CUDA graphs need a CUDA device (the run is on " + device.str() + ")";
+    else if (!family_traits(impl.spec.name.family).supports_cuda_graph_training(impl.spec.name.task))
+        graphs_ruled_out = "family " + impl.spec.name.family + " (task " + impl.spec.name.task +
+                           ") has not opted in to training graphs";
+    training::NetworkGraph network_graph(o.cuda_graph, graphs_ruled_out, [&](const std::string& line) {
+        log_info("train", line);
+        if (!on_event) return;
+        TrainEvent ev;
+        ev.kind = TrainEvent::Kind::Graph;
+        ev.message = line;
+        on_event(ev);
+    });
+    const graphs::TrainingForward eager_forward = [&](const torch::Tensor& x) {
+        const CudaAutocast autocast(amp);
+        return net->forward_raw(x);
+    };
     const auto loop_start = Clock::now();
     int first_step = -1;  // the step before this call's first batch
     for (int epoch = start_epoch; epoch <= o.epochs; ++epoch) {
@@ -296,21 +316,29 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             // Pinned batches make these copies asynchronous.
             const torch::Tensor images = batch.images.to(device, /*non_blocking=*/true);
             const torch::Tensor targets = batch.targets.to(device, /*non_blocking=*/true);
-            std::vector<torch::Tensor> outputs;
-            {
-                const CudaAutocast autocast(amp);
-                outputs = net->forward_raw(images);
+            // Forward, loss and backward; the optimizer steps after. A backward replay that fails
+            // drops the graph, and the batch is computed again eagerly.
+            const auto forward_and_backward = [&] {
+                std::vector<torch::Tensor> outputs = network_graph.forward(images, *net, eager_forward);
+                if (amp)
+                    for (auto& out : outputs) out = out.to(torch::kFloat32);
+                models::yolo9::LossParts parts = loss_fn(outputs, targets, o.imgsz, o.imgsz);
+                optimizer->zero_grad();
+                (amp ? scaler.scale(parts.total) : parts.total).backward();
+                return parts;
+            };
+            models::yolo9::LossParts parts;
+            try {
+                parts = forward_and_backward();
+            } catch (const std::exception& e) {
+                if (!network_graph.last_step_graphed()) throw;
+                network_graph.fall_back(e.what());
+                parts = forward_and_backward();
             }
-            if (amp)
-                for (auto& out : outputs) out = out.to(torch::kFloat32);
-            const models::yolo9::LossParts parts = loss_fn(outputs, targets, o.imgsz, o.imgsz);
-            optimizer->zero_grad();
             if (amp) {
-                scaler.scale(parts.total).backward();
                 scaler.step(*optimizer);
                 scaler.update();
             } else {
-                parts.total.backward();
                 optimizer->step();
             }
             ema.update();
@@ -427,6 +455,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         }
     }
     if (fs::exists(weights / "best.safetensors")) result.best = (weights / "best.safetensors").string();
+    result.cuda_graph = network_graph.status();
+    result.graph_replays = network_graph.replays();
     return result;
 }
 

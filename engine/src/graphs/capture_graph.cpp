@@ -1,0 +1,59 @@
+#include "graphs/capture_graph.h"
+
+#include <ATen/core/CachingHostAllocator.h>
+#include <c10/cuda/CUDACachingAllocator.h>
+
+namespace libreyolo::graphs {
+
+std::int64_t reserved_bytes(c10::DeviceIndex device) {
+    const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
+    return stats.reserved_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
+}
+
+std::string shape_of(const torch::Tensor& t) {
+    std::string s;
+    for (const std::int64_t d : t.sizes()) {
+        if (!s.empty()) s += 'x';
+        s += std::to_string(d);
+    }
+    return s;
+}
+
+Error capture_error(const c10::Error& e, const std::string& what) {
+    const std::string message = e.what_without_backtrace();
+    if (dynamic_cast<const c10::OutOfMemoryError*>(&e) || message.find("out of memory") != std::string::npos)
+        return Error("cuda_graph: out of memory while capturing " + what +
+                     " (lower the batch or release other graphs): " + message);
+    return Error("cuda_graph: capture failed: " + message);
+}
+
+// Ends a capture that failed (the stage threw, or CUDA invalidated the capture) so that the
+// model's shared pool can take the next capture. CUDAGraph::capture_end throws on an invalidated
+// capture before it tells the allocators that the capture is over, which would leave the pool
+// "being recorded to" and refuse every later capture into it; and the reference to the pool that
+// capture_begin took is only given back by a graph whose capture ended. Clears the (non-sticky)
+// capture error too. The caller must not capture into pool again once no graph holds it.
+void abandon_capture(CaptureGraph& graph, c10::DeviceIndex device, at::cuda::MempoolId_t pool) {
+    try {
+        graph.capture_end();
+    } catch (...) {
+    }
+    if (graph.capture_ended()) return;  // a complete graph after all: its destructor releases the pool
+    // capture_end stopped before or after ending the routing; ending it twice is refused.
+    try {
+        c10::cuda::CUDACachingAllocator::endAllocateToPool(device, pool);
+    } catch (...) {
+    }
+    try {
+        at::getHostAllocator(at::kCUDA)->end_allocate_to_pool(pool);
+    } catch (...) {
+    }
+    try {
+        c10::cuda::CUDACachingAllocator::releasePool(device, pool);
+        at::getHostAllocator(at::kCUDA)->release_pool(pool);
+    } catch (...) {
+    }
+    (void)cudaGetLastError();
+}
+
+}  // namespace libreyolo::graphs

@@ -1,0 +1,32 @@
+#pragma once
+// What every capture here shares: a CUDAGraph that can say whether its capture ended, the clean-up
+// of a capture that failed, and the allocator's reserved bytes (to report a graph's memory).
+#include <ATen/cuda/CUDAGraph.h>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+
+#include "libreyolo/errors.h"
+
+namespace libreyolo::graphs {
+
+// CUDAGraph with the one piece of state a failed capture's clean-up needs.
+class CaptureGraph : public at::cuda::CUDAGraph {
+public:
+    bool capture_ended() const { return capture_ended_; }
+};
+
+// Ends a capture that failed (the captured code threw, or CUDA invalidated the capture) so that
+// later captures into pool work; see capture_graph.cpp. The caller must not capture into pool
+// again once no graph holds it.
+void abandon_capture(CaptureGraph& graph, c10::DeviceIndex device, at::cuda::MempoolId_t pool);
+
+// The error a failed capture of what ("a 8x3x640x640 forward") raises: out of memory named as such
+// (an allocation failing inside a capture surfaces as an invalidated capture), else "capture failed".
+Error capture_error(const c10::Error& e, const std::string& what);
+
+std::int64_t reserved_bytes(c10::DeviceIndex device);
+std::string shape_of(const torch::Tensor& t);  // "8x3x640x640"
+
+}  // namespace libreyolo::graphs

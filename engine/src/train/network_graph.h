@@ -1,0 +1,56 @@
+#pragma once
+// --cuda-graph in the trainer (spec "Supporto in addestramento", "Due risposte diverse"): when the
+// network's forward and backward are replayed from a graph, and what happens when they cannot be.
+// A configuration that cannot use graphs says so in one line and trains eager; a capture or a
+// replay that fails mid-run switches the rest of the run to eager and says so once. The run never
+// fails because of the flag.
+#include <torch/torch.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "graphs/graphed_network.h"
+
+namespace libreyolo::training {
+
+class NetworkGraph {
+public:
+    static constexpr int kRepeatsBeforeCapture = 3;
+    using Announce = std::function<void(const std::string&)>;  // the log line, also sent as an event
+
+    // unsupported: why this run cannot use graphs ("" when it can). Only meaningful if requested.
+    NetworkGraph(bool requested, const std::string& unsupported, Announce announce);
+    ~NetworkGraph();
+
+    // The network's outputs for images: eager until a shape has been seen kRepeatsBeforeCapture
+    // times, then captured and replayed for that shape; other shapes stay eager.
+    std::vector<torch::Tensor> forward(const torch::Tensor& images, torch::nn::Module& network,
+                                       const graphs::TrainingForward& eager);
+    // Whether the last forward() went through the graph (its backward will replay too).
+    bool last_step_graphed() const { return last_step_graphed_; }
+    // A failure outside forward() (the backward replay): drop the graph for the rest of the run.
+    void fall_back(const std::string& what);
+
+    bool active() const { return graph_ != nullptr; }
+    std::int64_t replays() const;
+    std::string status() const;  // one line for the result and the studio
+
+private:
+    std::vector<torch::Tensor> replay(const torch::Tensor& images, const graphs::TrainingForward& eager);
+
+    bool enabled_;
+    Announce announce_;
+    std::unique_ptr<graphs::GraphedNetwork> graph_;
+    std::map<std::vector<std::int64_t>, int> seen_;
+    std::string status_;
+    std::int64_t replays_before_fall_back_ = 0;
+    bool said_other_shape_ = false;
+    bool last_step_graphed_ = false;
+    // Test hook, LIBREYOLO_TRAIN_GRAPH_FAULT: "capture" fails the capture, "replay:N" the N-th replay.
+    std::string fault_;
+};
+
+}  // namespace libreyolo::training
