@@ -2,59 +2,179 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="it_IT">
 <context>
+    <name>GraphTableModel</name>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="42"/>
+        <source>%1 graphs + %2 eager</source>
+        <translation>%1 grafi + %2 eager</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="42"/>
+        <source>whole forward</source>
+        <translation>forward intero</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="52"/>
+        <source>Key (batch×C×H×W)</source>
+        <translation>Chiave (batch×C×H×W)</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="54"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="56"/>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="58"/>
+        <source>Task</source>
+        <translation>Compito</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="60"/>
+        <source>Replays</source>
+        <translation>Riproduzioni</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="62"/>
+        <source>Capture ms</source>
+        <translation>Cattura ms</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="64"/>
+        <source>Pool MiB</source>
+        <translation>Pool MiB</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="66"/>
+        <source>Stages</source>
+        <translation>Fasi</translation>
+    </message>
+</context>
+<context>
+    <name>GraphsPage</name>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="26"/>
+        <source>Capture…</source>
+        <translation>Cattura…</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="27"/>
+        <source>Release</source>
+        <translation>Rilascia</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="36"/>
+        <source>Training: no run</source>
+        <translation>Addestramento: nessuna esecuzione</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="38"/>
+        <source>Predicting with CUDA graph mode on or auto captures graphs (Predict page); a graph replays the model&apos;s forward for one input key.</source>
+        <translation>La predizione con la modalità grafo CUDA on o auto cattura i grafi (pagina Predizione); un grafo riproduce il forward del modello per una chiave di input.</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/graphs_page.cpp" line="59"/>
+        <source>%n graph(s), %1 replays, %2 MiB</source>
+        <translation>
+            <numerusform>%n grafo, %1 riproduzioni, %2 MiB</numerusform>
+            <numerusform>%n grafi, %1 riproduzioni, %2 MiB</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="65"/>
+        <source>Training: %1</source>
+        <translation>Addestramento: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="74"/>
+        <source>Capture a CUDA graph</source>
+        <translation>Cattura un grafo CUDA</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="88"/>
+        <source>Image size</source>
+        <translation>Dimensione immagine</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="89"/>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <location filename="../ui/graphs_page.cpp" line="90"/>
+        <source>dtype</source>
+        <translation>dtype</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="21"/>
+        <location filename="../ui/main_window.cpp" line="25"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="35"/>
+        <location filename="../ui/main_window.cpp" line="42"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="36"/>
+        <location filename="../ui/main_window.cpp" line="43"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="39"/>
+        <location filename="../ui/main_window.cpp" line="45"/>
+        <source>Graphs</source>
+        <translation>Grafi</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="48"/>
+        <source>Settings</source>
+        <translation>Impostazioni</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="53"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="40"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
         <source>&amp;Open image…</source>
         <translation>&amp;Apri immagine…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="41"/>
+        <location filename="../ui/main_window.cpp" line="55"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="43"/>
+        <location filename="../ui/main_window.cpp" line="57"/>
         <source>loading model…</source>
         <translation>caricamento del modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="76"/>
+        <location filename="../ui/main_window.cpp" line="37"/>
+        <location filename="../ui/main_window.cpp" line="93"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="83"/>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Open image</source>
         <translation>Apri immagine</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="83"/>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Images (*.png *.jpg *.jpeg *.bmp *.webp)</source>
         <translation>Immagini (*.png *.jpg *.jpeg *.bmp *.webp)</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="59"/>
+        <location filename="../ui/main_window.cpp" line="73"/>
         <source>%n detection(s), %1 ms</source>
         <translation>
             <numerusform>%n rilevazione, %1 ms</numerusform>
@@ -118,7 +238,7 @@
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="19"/>
+        <location filename="../ui/predict_worker.cpp" line="20"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
@@ -128,14 +248,19 @@
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="32"/>
+        <location filename="../ui/predict_worker.cpp" line="35"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="42"/>
+        <location filename="../ui/predict_worker.cpp" line="55"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="65"/>
+        <source>Cannot capture a graph: %1</source>
+        <translation>Impossibile catturare un grafo: %1</translation>
     </message>
 </context>
 <context>
@@ -144,6 +269,74 @@
         <location filename="../ui/prediction_view.cpp" line="26"/>
         <source>Drop an image here</source>
         <translation>Trascina qui un&apos;immagine</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="16"/>
+        <source>off</source>
+        <translation>spento</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="17"/>
+        <source>on</source>
+        <translation>acceso</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="18"/>
+        <source>auto</source>
+        <translation>auto</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="32"/>
+        <source>Allow pinned hub kernel plugins (LIBREYOLO_HUB_KERNELS)</source>
+        <translation>Consenti i plugin di kernel dall&apos;hub, fissati (LIBREYOLO_HUB_KERNELS)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="38"/>
+        <source>automatic</source>
+        <translation>automatico</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="47"/>
+        <source>LIBREYOLO_KERNELS: reference (or off) forces the portable implementations; a provider name restricts selection to that provider</source>
+        <translation>LIBREYOLO_KERNELS: reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="55"/>
+        <source>System</source>
+        <translation>Sistema</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="63"/>
+        <source>Default CUDA graph mode</source>
+        <translation>Modalità grafo CUDA predefinita</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="64"/>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="65"/>
+        <source>Hub kernels</source>
+        <translation>Kernel dall&apos;hub</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="66"/>
+        <source>Kernel override</source>
+        <translation>Forzatura dei kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="67"/>
+        <source>Language</source>
+        <translation>Lingua</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="68"/>
+        <source>Settings are saved as they change. The device applies when a model is loaded (next start), the language at the next start.</source>
+        <translation>Le impostazioni si salvano appena cambiano. Il dispositivo vale al caricamento di un modello (prossimo avvio), la lingua al prossimo avvio.</translation>
     </message>
 </context>
 <context>
@@ -314,27 +507,32 @@
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="151"/>
+        <location filename="../ui/train_page.cpp" line="152"/>
+        <source>last run: %1</source>
+        <translation>ultima esecuzione: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="153"/>
         <source>stopped; Resume continues %1</source>
         <translation>fermato; Riprendi continua %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="152"/>
+        <location filename="../ui/train_page.cpp" line="154"/>
         <source>finished: best mAP50-95 %1, results in %2</source>
         <translation>terminato: miglior mAP50-95 %1, risultati in %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="157"/>
+        <location filename="../ui/train_page.cpp" line="159"/>
         <source>failed: %1</source>
         <translation>non riuscito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="158"/>
+        <location filename="../ui/train_page.cpp" line="160"/>
         <source>error: %1</source>
         <translation>errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="222"/>
+        <location filename="../ui/train_page.cpp" line="224"/>
         <source>stopping after this batch…</source>
         <translation>arresto dopo questo batch…</translation>
     </message>
@@ -349,17 +547,27 @@
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="243"/>
+        <location filename="../ui/train_page.cpp" line="232"/>
+        <source>requested: eager until a batch shape has repeated 3 times</source>
+        <translation>richiesto: eager finché una forma di batch non si è ripetuta 3 volte</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="233"/>
+        <source>off (CUDA graph unchecked)</source>
+        <translation>spento (grafo CUDA non selezionato)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="245"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
         <translation>epoca %1/%2, batch %3/%4, loss %5, %6 ms per step, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="258"/>
+        <location filename="../ui/train_page.cpp" line="260"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
         <translation>epoca %1/%2: loss %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="262"/>
+        <location filename="../ui/train_page.cpp" line="264"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>
@@ -375,20 +583,29 @@
 <context>
     <name>main</name>
     <message>
+        <location filename="../app/studio/main.cpp" line="32"/>
         <source>Model name or .safetensors file.</source>
-        <translation type="vanished">Nome del modello o file .safetensors.</translation>
+        <translation>Nome del modello o file .safetensors.</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="34"/>
         <source>auto, cpu, cuda or cuda:N.</source>
-        <translation type="vanished">auto, cpu, cuda o cuda:N.</translation>
+        <translation>auto, cpu, cuda o cuda:N.</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="36"/>
         <source>Image to open.</source>
-        <translation type="vanished">Immagine da aprire.</translation>
+        <translation>Immagine da aprire.</translation>
     </message>
     <message>
+        <location filename="../app/studio/main.cpp" line="38"/>
         <source>Save the window as PNG and quit.</source>
-        <translation type="vanished">Salva la finestra come PNG ed esci.</translation>
+        <translation>Salva la finestra come PNG ed esci.</translation>
+    </message>
+    <message>
+        <location filename="../app/studio/main.cpp" line="41"/>
+        <source>Page to show: predict, train, graphs or settings.</source>
+        <translation>Pagina da mostrare: predict, train, graphs o settings.</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,8 @@
 // in a signal or slot.
 #include <QMetaType>
 
+#include <vector>
+
 #include "libreyolo/model.h"
 #include "libreyolo/results.h"
 #include "libreyolo/train.h"
@@ -11,3 +13,4 @@ Q_DECLARE_METATYPE(libreyolo::Result)
 Q_DECLARE_METATYPE(libreyolo::PredictOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainEvent)
+Q_DECLARE_METATYPE(libreyolo::GraphInfo)  // std::vector of it: Qt declares containers itself

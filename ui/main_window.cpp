@@ -9,15 +9,19 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "graphs_page.h"
 #include "libreyolo/version.h"
 #include "predict_controls.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
+#include "settings_page.h"
+#include "studio_settings.h"
 #include "train_page.h"
 
 MainWindow::MainWindow(const QString& model, const QString& device, QWidget* parent) : QMainWindow(parent) {
     qRegisterMetaType<libreyolo::Result>();
     qRegisterMetaType<libreyolo::PredictOptions>();
+    qRegisterMetaType<std::vector<libreyolo::GraphInfo>>();
     setWindowTitle(tr("LibreYOLO Studio"));
     setAcceptDrops(true);
     pages_ = new QTabWidget(this);
@@ -37,6 +41,13 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     trainPage_ = new TrainPage(pages_);
     pages_->addTab(predictPage_, tr("Predict"));
     pages_->addTab(trainPage_, tr("Train"));
+    graphsPage_ = new GraphsPage(pages_);
+    pages_->addTab(graphsPage_, tr("Graphs"));
+    connect(trainPage_, &TrainPage::graphStateChanged, graphsPage_, &GraphsPage::setTrainingState);
+    settingsPage_ = new SettingsPage(pages_);
+    pages_->addTab(settingsPage_, tr("Settings"));
+    controls_->setGraphMode(StudioSettings().graphMode());
+    connect(settingsPage_, &SettingsPage::graphModeChanged, controls_, &PredictControls::setGraphMode);
     setCentralWidget(pages_);
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -63,6 +74,9 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
                                   .arg(result.speed.inference_ms, 0, 'f', 1));
         Q_EMIT predictionShown(static_cast<int>(result.boxes.size()));
     });
+    connect(worker_, &PredictWorker::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
+    connect(graphsPage_, &GraphsPage::captureRequested, worker_, &PredictWorker::captureGraph, Qt::QueuedConnection);
+    connect(graphsPage_, &GraphsPage::releaseRequested, worker_, &PredictWorker::releaseGraphs, Qt::QueuedConnection);
     workerThread_.start();
     QMetaObject::invokeMethod(worker_, "loadModel", Qt::QueuedConnection, Q_ARG(QString, model),
                               Q_ARG(QString, device));

@@ -6,7 +6,9 @@
 
 #include "libreyolo/results.h"
 
+class GraphsPage;
 class PredictControls;
+class SettingsPage;
 class PredictionView;
 class PredictWorker;
 class QLabel;
@@ -22,6 +24,8 @@ public:
     PredictionView* predictionView() const { return view_; }
     PredictControls* predictControls() const { return controls_; }
     TrainPage* trainPage() const { return trainPage_; }
+    GraphsPage* graphsPage() const { return graphsPage_; }
+    SettingsPage* settingsPage() const { return settingsPage_; }
     QTabWidget* pages() const { return pages_; }
 
 public Q_SLOTS:
@@ -46,6 +50,8 @@ private:
     QWidget* predictPage_ = nullptr;
     QString lastPath_;
     TrainPage* trainPage_ = nullptr;
+    GraphsPage* graphsPage_ = nullptr;
+    SettingsPage* settingsPage_ = nullptr;
     QTabWidget* pages_ = nullptr;
     QLabel* modelLabel_ = nullptr;
     QLabel* resultLabel_ = nullptr;

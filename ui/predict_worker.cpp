@@ -15,6 +15,7 @@ void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) 
                                        QString::fromStdString(info.device), QString::fromStdString(info.source));
         if (!info.pretrained) description += tr(" (random weights: detections are meaningless)");
         Q_EMIT modelLoaded(description);
+        reportGraphs();
     } catch (const std::exception& e) {
         Q_EMIT failed(tr("Cannot load model %1: %2").arg(nameOrPath, QString::fromUtf8(e.what())));
     }
@@ -53,4 +54,25 @@ void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
     } catch (const std::exception& e) {
         Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
     }
+    reportGraphs();
+}
+
+void PredictWorker::captureGraph(int imgsz, int batch, const QString& dtype) {
+    if (!modelReady()) return;
+    try {
+        model_->capture_graph(imgsz, batch, dtype.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot capture a graph: %1").arg(QString::fromUtf8(e.what())));
+    }
+    reportGraphs();
+}
+
+void PredictWorker::releaseGraphs() {
+    if (!modelReady()) return;
+    model_->release_graphs();
+    reportGraphs();
+}
+
+void PredictWorker::reportGraphs() {
+    Q_EMIT graphsChanged(model_ ? model_->graph_info() : std::vector<libreyolo::GraphInfo>{});
 }

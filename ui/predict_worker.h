@@ -20,13 +20,18 @@ public Q_SLOTS:
     void predictFile(const QString& path, const libreyolo::PredictOptions& options);
     // The last image read, with other options (no second read of the file).
     void predictAgain(const libreyolo::PredictOptions& options);
+    void captureGraph(int imgsz, int batch, const QString& dtype);
+    void releaseGraphs();
 
 Q_SIGNALS:
     void modelLoaded(const QString& description);
     void predicted(const QImage& image, const libreyolo::Result& result);
     void failed(const QString& message);
+    // The model's captured graphs, after every load, prediction, capture and release.
+    void graphsChanged(const std::vector<libreyolo::GraphInfo>& graphs);
 
 private:
+    void reportGraphs();
     bool modelReady();                                            // says so when no model is loaded
     void predictImage(const libreyolo::PredictOptions& options);  // image_, with a model
 

@@ -146,12 +146,15 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     connect(this, &TrainPage::startRequested, worker_, &TrainWorker::run, Qt::QueuedConnection);
     connect(worker_, &TrainWorker::event, this, &TrainPage::onEvent);
     connect(worker_, &TrainWorker::logLine, this, &TrainPage::appendLog);
-    connect(worker_, &TrainWorker::finished, this, [this](const QString& dir, bool stopped, double best) {
-        setRunning(false);
-        status_->setText(stopped ? tr("stopped; Resume continues %1").arg(dir)
-                                 : tr("finished: best mAP50-95 %1, results in %2").arg(best, 0, 'f', 4).arg(dir));
-        Q_EMIT runFinished(dir, stopped);
-    });
+    connect(worker_, &TrainWorker::finished, this,
+            [this](const QString& dir, bool stopped, double best, const QString& cudaGraph) {
+                setRunning(false);
+                Q_EMIT graphStateChanged(tr("last run: %1").arg(cudaGraph));
+                status_->setText(stopped
+                                     ? tr("stopped; Resume continues %1").arg(dir)
+                                     : tr("finished: best mAP50-95 %1, results in %2").arg(best, 0, 'f', 4).arg(dir));
+                Q_EMIT runFinished(dir, stopped);
+            });
     connect(worker_, &TrainWorker::failed, this, [this](const QString& message) {
         setRunning(false);
         status_->setText(tr("failed: %1").arg(message));
@@ -227,11 +230,16 @@ void TrainPage::launch(const libreyolo::TrainOptions& o) {
     progress_->setValue(0);
     status_->setText(tr("starting…"));
     appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));
+    Q_EMIT graphStateChanged(o.cuda_graph ? tr("requested: eager until a batch shape has repeated 3 times")
+                                          : tr("off (CUDA graph unchecked)"));
     Q_EMIT startRequested(o);
 }
 
 void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
-    if (e.kind == libreyolo::TrainEvent::Kind::Graph) return;  // its line reaches the log through the engine's log
+    if (e.kind == libreyolo::TrainEvent::Kind::Graph) {  // its line reaches the log through the engine's log
+        Q_EMIT graphStateChanged(QString::fromStdString(e.message));
+        return;
+    }
     if (e.kind == libreyolo::TrainEvent::Kind::Batch) {
         const int eta = static_cast<int>(e.eta_seconds);
         progress_->setValue(1000 * e.step / std::max(1, e.steps));

@@ -42,6 +42,8 @@ Q_SIGNALS:
     void runFinished(const QString& saveDir, bool stopped);
     void runFailed(const QString& message);
     void startRequested(const libreyolo::TrainOptions& options);
+    // --cuda-graph of the current or last run: requested, captured, ruled out, fell back, finished.
+    void graphStateChanged(const QString& state);
 
 private:
     void launch(const libreyolo::TrainOptions& options);

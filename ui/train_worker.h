@@ -23,7 +23,8 @@ Q_SIGNALS:
     void event(const libreyolo::TrainEvent& event);
     void logLine(const QString& line);
     // stopped: by requestStop(); saveDir holds weights/last.* to resume from.
-    void finished(const QString& saveDir, bool stopped, double bestMap50_95);
+    // cudaGraph: how --cuda-graph went (TrainResult::cuda_graph).
+    void finished(const QString& saveDir, bool stopped, double bestMap50_95, const QString& cudaGraph);
     void failed(const QString& message);
 
 private:

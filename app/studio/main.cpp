@@ -1,7 +1,7 @@
 // `libreyolo-studio`: opens on the sample image with the demo model (YOLOv9-t trained on the
-// synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D, --image PATH,
-// --page predict|train, --screenshot PNG (render, save the window to PNG and quit: for docs and
-// smoke tests).
+// synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D (default: the
+// Settings page's), --image PATH, --page predict|train|graphs|settings, --screenshot PNG (render,
+// save the window to PNG and quit: for docs and smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
@@ -11,29 +11,35 @@
 
 #include "libreyolo/model.h"
 #include "main_window.h"
+#include "studio_settings.h"
 
 #include <QTabWidget>
+
+#include <cstdio>
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("LibreYOLO");
     QCoreApplication::setApplicationName("LibreYOLO Studio");
 
+    const StudioSettings settings;
+    settings.applyEnvironment();
     QTranslator translator;
-    if (translator.load(QLocale(), "libreyolo_studio", "_", ":/i18n")) app.installTranslator(&translator);
+    if (settings.loadTranslation(translator)) app.installTranslator(&translator);
 
     QCommandLineParser parser;
     parser.addHelpOption();
     QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model",
                              QString::fromStdString(libreyolo::default_model()));
     QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device",
-                              "auto");
+                              settings.device());
     QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path",
                              LIBREYOLO_SAMPLE_IMAGE);
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
                                   "png");
-    QCommandLineOption page("page", QCoreApplication::translate("main", "Page to show: predict or train."), "page",
-                            "predict");
+    QCommandLineOption page("page",
+                            QCoreApplication::translate("main", "Page to show: predict, train, graphs or settings."),
+                            "page", "predict");
     parser.addOptions({model, device, image, page, screenshot});
     parser.process(app);
 
@@ -41,7 +47,13 @@ int main(int argc, char* argv[]) {
     window.resize(960, 700);
     window.show();
     window.openImage(parser.value(image));
-    if (parser.value(page) == "train") window.pages()->setCurrentIndex(1);
+    const int pageIndex = QStringList{"predict", "train", "graphs", "settings"}.indexOf(parser.value(page));
+    if (pageIndex < 0) {
+        std::fprintf(stderr, "libreyolo-studio: --page: '%s' is not predict, train, graphs or settings\n",
+                     qPrintable(parser.value(page)));
+        return 2;
+    }
+    window.pages()->setCurrentIndex(pageIndex);
     if (parser.isSet(screenshot)) {
         const QString target = parser.value(screenshot);
         auto grab = [&window, target] {

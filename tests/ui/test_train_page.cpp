@@ -91,6 +91,26 @@ private Q_SLOTS:
         QCOMPARE(finished.first().at(1).toBool(), false);
         QVERIFY(std::filesystem::exists(dir_.filePath("runs/stopped/weights/best.safetensors").toStdString()));
     }
+
+    // The CUDA-graph checkbox on a CPU run: the page reports the request, the engine's "training
+    // eager" line and the run's final state (the Graphs page shows them).
+    void cudaGraphStateIsReported() {
+        TrainPage page;
+        libreyolo::TrainOptions o = tiny("graph-state", 1);
+        o.cuda_graph = true;
+        page.setOptions(o);
+        QVERIFY(page.options().cuda_graph);
+        QSignalSpy states(&page, &TrainPage::graphStateChanged);
+        QSignalSpy finished(&page, &TrainPage::runFinished);
+        page.start();
+        QVERIFY(finished.wait(300000));
+        QStringList lines;
+        for (const auto& args : states) lines << args.at(0).toString();
+        QVERIFY2(lines.size() == 3, qPrintable(lines.join(" | ")));
+        QVERIFY(lines[0].startsWith("requested"));
+        QVERIFY(lines[1].contains("CUDA device") && lines[1].contains("training eager"));
+        QVERIFY(lines[2].startsWith("last run: eager: "));
+    }
 };
 
 QTEST_MAIN(TestTrainPage)

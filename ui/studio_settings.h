@@ -1,0 +1,31 @@
+#pragma once
+// The studio's persistent settings (QSettings, organisation "LibreYOLO", application "LibreYOLO
+// Studio"): default CUDA graph mode, device, hub kernels on/off, kernel override and language.
+// The kernel settings reach the engine as the environment variables it reads
+// (LIBREYOLO_HUB_KERNELS, LIBREYOLO_KERNELS); applyEnvironment() sets them for this process.
+#include <QString>
+
+#include "libreyolo/cuda_graph.h"
+
+class QCoreApplication;
+class QTranslator;
+
+class StudioSettings {
+public:
+    libreyolo::GraphMode graphMode() const;
+    void setGraphMode(libreyolo::GraphMode mode);
+    QString device() const;  // "auto", "cpu", "cuda", "cuda:N"
+    void setDevice(const QString& device);
+    bool hubKernels() const;
+    void setHubKernels(bool enabled);
+    QString kernelOverride() const;  // "" (automatic), "off", "reference" or a provider name
+    void setKernelOverride(const QString& value);
+    QString language() const;  // "" (the system's), "en", "it"
+    void setLanguage(const QString& language);
+
+    // LIBREYOLO_HUB_KERNELS and LIBREYOLO_KERNELS as the settings say.
+    void applyEnvironment() const;
+    // Loads the translation for language() (or the system locale) into translator; false when
+    // the language is English or has no translation.
+    bool loadTranslation(QTranslator& translator) const;
+};
