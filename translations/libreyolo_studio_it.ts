@@ -9,47 +9,47 @@
         <translation>%1 grafi + %2 eager</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="42"/>
+        <location filename="../ui/graph_table_model.cpp" line="43"/>
         <source>whole forward</source>
         <translation>forward intero</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="52"/>
+        <location filename="../ui/graph_table_model.cpp" line="54"/>
         <source>Key (batch×C×H×W)</source>
         <translation>Chiave (batch×C×H×W)</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="54"/>
+        <location filename="../ui/graph_table_model.cpp" line="56"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="56"/>
+        <location filename="../ui/graph_table_model.cpp" line="58"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="58"/>
+        <location filename="../ui/graph_table_model.cpp" line="60"/>
         <source>Task</source>
         <translation>Compito</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="60"/>
+        <location filename="../ui/graph_table_model.cpp" line="62"/>
         <source>Replays</source>
         <translation>Riproduzioni</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="62"/>
+        <location filename="../ui/graph_table_model.cpp" line="64"/>
         <source>Capture ms</source>
         <translation>Cattura ms</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="64"/>
+        <location filename="../ui/graph_table_model.cpp" line="66"/>
         <source>Pool MiB</source>
         <translation>Pool MiB</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="66"/>
+        <location filename="../ui/graph_table_model.cpp" line="68"/>
         <source>Stages</source>
         <translation>Fasi</translation>
     </message>
@@ -113,152 +113,232 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="25"/>
+        <location filename="../ui/main_window.cpp" line="43"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="42"/>
+        <location filename="../ui/main_window.cpp" line="73"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="43"/>
+        <location filename="../ui/main_window.cpp" line="74"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="45"/>
+        <location filename="../ui/main_window.cpp" line="76"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="48"/>
+        <location filename="../ui/main_window.cpp" line="79"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="53"/>
+        <location filename="../ui/main_window.cpp" line="84"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54"/>
-        <source>&amp;Open image…</source>
-        <translation>&amp;Apri immagine…</translation>
+        <location filename="../ui/main_window.cpp" line="85"/>
+        <source>&amp;Open images…</source>
+        <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="55"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
+        <source>Open &amp;folder…</source>
+        <translation>Apri &amp;cartella…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="87"/>
+        <source>&amp;Save results…</source>
+        <translation>&amp;Salva risultati…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="109"/>
+        <source>moving the model to %1…</source>
+        <translation>sposto il modello su %1…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/main_window.cpp" line="141"/>
+        <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
+        <translation>
+            <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
+            <numerusform>%n rilevamenti · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/main_window.cpp" line="149"/>
+        <source>%1
+%n detection(s), %2 ms</source>
+        <translation>
+            <numerusform>%1
+%n rilevamento, %2 ms</numerusform>
+            <numerusform>%1
+%n rilevamenti, %2 ms</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="181"/>
+        <source>No image among %1</source>
+        <translation>Nessuna immagine tra %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="201"/>
+        <source>Open images</source>
+        <translation>Apri immagini</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="202"/>
+        <source>Images (*.png *.jpg *.jpeg *.bmp *.webp *.ppm)</source>
+        <translation>Immagini (*.png *.jpg *.jpeg *.bmp *.webp *.ppm)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="207"/>
+        <source>Open a folder of images</source>
+        <translation>Apri una cartella di immagini</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="216"/>
+        <source>Cannot create folder %1</source>
+        <translation>Impossibile creare la cartella %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="236"/>
+        <source>Cannot write %1: %2</source>
+        <translation>Impossibile scrivere %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="242"/>
+        <source>Nothing to save yet: predict an image first</source>
+        <translation>Ancora niente da salvare: prima fai una predizione</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="245"/>
+        <source>Save results into</source>
+        <translation>Salva i risultati in</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/main_window.cpp" line="252"/>
+        <source>Saved %n annotated image(s) and predictions.json to %1</source>
+        <translation>
+            <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
+            <numerusform>Salvate %n immagini annotate e predictions.json in %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="88"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="57"/>
+        <location filename="../ui/main_window.cpp" line="90"/>
         <source>loading model…</source>
         <translation>caricamento del modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="37"/>
-        <location filename="../ui/main_window.cpp" line="93"/>
+        <location filename="../ui/main_window.cpp" line="68"/>
+        <location filename="../ui/main_window.cpp" line="158"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
-        <source>Open image</source>
-        <translation>Apri immagine</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp *.webp)</source>
-        <translation>Immagini (*.png *.jpg *.jpeg *.bmp *.webp)</translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="73"/>
-        <source>%n detection(s), %1 ms</source>
-        <translation>
-            <numerusform>%n rilevazione, %1 ms</numerusform>
-            <numerusform>%n rilevazioni, %1 ms</numerusform>
-        </translation>
     </message>
 </context>
 <context>
     <name>PredictControls</name>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="26"/>
+        <location filename="../ui/predict_controls.cpp" line="27"/>
         <source>model&apos;s</source>
         <translation>del modello</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="30"/>
+        <location filename="../ui/predict_controls.cpp" line="31"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="31"/>
+        <location filename="../ui/predict_controls.cpp" line="32"/>
         <source>on</source>
         <translation>acceso</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="32"/>
+        <location filename="../ui/predict_controls.cpp" line="33"/>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="34"/>
+        <location filename="../ui/predict_controls.cpp" line="35"/>
         <source>Replay the network as a CUDA graph: on captures each new input shape, auto captures when a shape comes again (CUDA devices only)</source>
         <translation>Riproduce la rete come grafo CUDA: acceso cattura ogni nuova forma di input, auto cattura quando una forma si ripete (solo dispositivi CUDA)</translation>
     </message>
     <message>
         <location filename="../ui/predict_controls.cpp" line="41"/>
+        <source>Where the model runs: auto, cpu, cuda or cuda:N</source>
+        <translation>Dove gira il modello: auto, cpu, cuda o cuda:N</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_controls.cpp" line="48"/>
         <source>conf</source>
         <translation>conf</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="41"/>
+        <location filename="../ui/predict_controls.cpp" line="48"/>
         <source>iou</source>
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="41"/>
+        <location filename="../ui/predict_controls.cpp" line="48"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="41"/>
+        <location filename="../ui/predict_controls.cpp" line="49"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_controls.cpp" line="49"/>
+        <source>device</source>
+        <translation>dispositivo</translation>
     </message>
 </context>
 <context>
     <name>PredictWorker</name>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="16"/>
+        <location filename="../ui/predict_worker.cpp" line="24"/>
         <source> (random weights: detections are meaningless)</source>
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="20"/>
+        <location filename="../ui/predict_worker.cpp" line="15"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="25"/>
+        <location filename="../ui/predict_worker.cpp" line="34"/>
+        <source>Cannot move the model to %1: %2</source>
+        <translation>Impossibile spostare il modello su %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="40"/>
         <source>No model is loaded</source>
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="35"/>
+        <location filename="../ui/predict_worker.cpp" line="50"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="55"/>
+        <location filename="../ui/predict_worker.cpp" line="70"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="65"/>
+        <location filename="../ui/predict_worker.cpp" line="80"/>
         <source>Cannot capture a graph: %1</source>
         <translation>Impossibile catturare un grafo: %1</translation>
     </message>
@@ -266,7 +346,7 @@
 <context>
     <name>PredictionView</name>
     <message>
-        <location filename="../ui/prediction_view.cpp" line="26"/>
+        <location filename="../ui/prediction_view.cpp" line="72"/>
         <source>Drop an image here</source>
         <translation>Trascina qui un&apos;immagine</translation>
     </message>
@@ -299,42 +379,42 @@
         <translation>automatico</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="47"/>
+        <location filename="../ui/settings_page.cpp" line="48"/>
         <source>LIBREYOLO_KERNELS: reference (or off) forces the portable implementations; a provider name restricts selection to that provider</source>
         <translation>LIBREYOLO_KERNELS: reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="55"/>
+        <location filename="../ui/settings_page.cpp" line="56"/>
         <source>System</source>
         <translation>Sistema</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="63"/>
+        <location filename="../ui/settings_page.cpp" line="64"/>
         <source>Default CUDA graph mode</source>
         <translation>Modalità grafo CUDA predefinita</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="64"/>
+        <location filename="../ui/settings_page.cpp" line="65"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="65"/>
+        <location filename="../ui/settings_page.cpp" line="66"/>
         <source>Hub kernels</source>
         <translation>Kernel dall&apos;hub</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="66"/>
+        <location filename="../ui/settings_page.cpp" line="67"/>
         <source>Kernel override</source>
         <translation>Forzatura dei kernel</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="67"/>
+        <location filename="../ui/settings_page.cpp" line="68"/>
         <source>Language</source>
         <translation>Lingua</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="68"/>
+        <location filename="../ui/settings_page.cpp" line="69"/>
         <source>Settings are saved as they change. The device applies when a model is loaded (next start), the language at the next start.</source>
         <translation>Le impostazioni si salvano appena cambiano. Il dispositivo vale al caricamento di un modello (prossimo avvio), la lingua al prossimo avvio.</translation>
     </message>
@@ -512,62 +592,62 @@
         <translation>ultima esecuzione: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="153"/>
+        <location filename="../ui/train_page.cpp" line="154"/>
         <source>stopped; Resume continues %1</source>
         <translation>fermato; Riprendi continua %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="154"/>
+        <location filename="../ui/train_page.cpp" line="155"/>
         <source>finished: best mAP50-95 %1, results in %2</source>
         <translation>terminato: miglior mAP50-95 %1, risultati in %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="159"/>
+        <location filename="../ui/train_page.cpp" line="160"/>
         <source>failed: %1</source>
         <translation>non riuscito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="160"/>
+        <location filename="../ui/train_page.cpp" line="161"/>
         <source>error: %1</source>
         <translation>errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="224"/>
+        <location filename="../ui/train_page.cpp" line="225"/>
         <source>stopping after this batch…</source>
         <translation>arresto dopo questo batch…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="230"/>
+        <location filename="../ui/train_page.cpp" line="231"/>
         <source>starting…</source>
         <translation>avvio…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="231"/>
+        <location filename="../ui/train_page.cpp" line="232"/>
         <source>training %1 on %2</source>
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="232"/>
+        <location filename="../ui/train_page.cpp" line="233"/>
         <source>requested: eager until a batch shape has repeated 3 times</source>
         <translation>richiesto: eager finché una forma di batch non si è ripetuta 3 volte</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="233"/>
+        <location filename="../ui/train_page.cpp" line="234"/>
         <source>off (CUDA graph unchecked)</source>
         <translation>spento (grafo CUDA non selezionato)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="245"/>
+        <location filename="../ui/train_page.cpp" line="246"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
         <translation>epoca %1/%2, batch %3/%4, loss %5, %6 ms per step, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="260"/>
+        <location filename="../ui/train_page.cpp" line="261"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
         <translation>epoca %1/%2: loss %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="264"/>
+        <location filename="../ui/train_page.cpp" line="265"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>

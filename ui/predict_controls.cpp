@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 
 PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
@@ -34,11 +35,20 @@ PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
         tr("Replay the network as a CUDA graph: on captures each new input shape, auto "
            "captures when a shape comes again (CUDA devices only)"));
     connect(graph_, &QComboBox::currentIndexChanged, this, &PredictControls::changed);
+    device_ = new QComboBox(this);
+    device_->setEditable(true);
+    device_->addItems({"auto", "cpu", "cuda", "cuda:0"});
+    device_->setToolTip(tr("Where the model runs: auto, cpu, cuda or cuda:N"));
+    connect(device_, &QComboBox::activated, this, [this] { Q_EMIT deviceChanged(device()); });
+    connect(device_->lineEdit(), &QLineEdit::editingFinished, this, [this] { Q_EMIT deviceChanged(device()); });
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(4, 2, 4, 2);
-    const std::pair<QString, QWidget*> items[] = {
-        {tr("conf"), conf_}, {tr("iou"), iou_}, {tr("imgsz"), imgsz_}, {tr("CUDA graph"), graph_}};
+    const std::pair<QString, QWidget*> items[] = {{tr("conf"), conf_},
+                                                  {tr("iou"), iou_},
+                                                  {tr("imgsz"), imgsz_},
+                                                  {tr("CUDA graph"), graph_},
+                                                  {tr("device"), device_}};
     for (const auto& [label, widget] : items) {
         row->addWidget(new QLabel(label, this));
         row->addWidget(widget);
@@ -62,4 +72,13 @@ void PredictControls::setConf(double conf) {
 
 void PredictControls::setGraphMode(libreyolo::GraphMode mode) {
     graph_->setCurrentIndex(graph_->findData(static_cast<int>(mode)));
+}
+
+QString PredictControls::device() const {
+    return device_->currentText().trimmed();
+}
+
+void PredictControls::setDevice(const QString& device) {
+    const QSignalBlocker quiet(device_);
+    device_->setCurrentText(device);
 }

@@ -1,6 +1,7 @@
 #pragma once
-// The Predict page's settings: confidence and IoU thresholds, input size and CUDA graph mode.
-// Any change emits changed() so the page can predict the current image again.
+// The Predict page's settings: confidence and IoU thresholds, input size, CUDA graph mode and
+// device. A change of the first four emits changed() so the page can predict the current image
+// again; a device change emits deviceChanged() (the model moves first).
 #include <QWidget>
 
 #include "libreyolo/model.h"
@@ -16,13 +17,17 @@ public:
     libreyolo::PredictOptions options() const;
     void setConf(double conf);
     void setGraphMode(libreyolo::GraphMode mode);
+    QString device() const;
+    void setDevice(const QString& device);  // without emitting deviceChanged
 
 Q_SIGNALS:
     void changed();
+    void deviceChanged(const QString& device);
 
 private:
     QDoubleSpinBox* conf_ = nullptr;
     QDoubleSpinBox* iou_ = nullptr;
     QSpinBox* imgsz_ = nullptr;
     QComboBox* graph_ = nullptr;
+    QComboBox* device_ = nullptr;
 };

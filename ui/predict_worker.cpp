@@ -9,16 +9,31 @@ void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) 
     try {
         model_ =
             std::make_unique<libreyolo::Model>(libreyolo::Model::load(nameOrPath.toStdString(), device.toStdString()));
-        const libreyolo::ModelInfo info = model_->info();
-        QString description = QString("%1-%2 · %3 · %4")
-                                  .arg(QString::fromStdString(info.family), QString::fromStdString(info.size),
-                                       QString::fromStdString(info.device), QString::fromStdString(info.source));
-        if (!info.pretrained) description += tr(" (random weights: detections are meaningless)");
-        Q_EMIT modelLoaded(description);
+        describeModel();
         reportGraphs();
     } catch (const std::exception& e) {
         Q_EMIT failed(tr("Cannot load model %1: %2").arg(nameOrPath, QString::fromUtf8(e.what())));
     }
+}
+
+void PredictWorker::describeModel() {
+    const libreyolo::ModelInfo info = model_->info();
+    QString description = QString("%1-%2 · %3 · %4")
+                              .arg(QString::fromStdString(info.family), QString::fromStdString(info.size),
+                                   QString::fromStdString(info.device), QString::fromStdString(info.source));
+    if (!info.pretrained) description += tr(" (random weights: detections are meaningless)");
+    Q_EMIT modelLoaded(description);
+}
+
+void PredictWorker::moveModel(const QString& device) {
+    if (!modelReady()) return;
+    try {
+        model_->to(device.toStdString());
+        describeModel();
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot move the model to %1: %2").arg(device, QString::fromUtf8(e.what())));
+    }
+    reportGraphs();
 }
 
 bool PredictWorker::modelReady() {

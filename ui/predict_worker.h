@@ -20,6 +20,7 @@ public Q_SLOTS:
     void predictFile(const QString& path, const libreyolo::PredictOptions& options);
     // The last image read, with other options (no second read of the file).
     void predictAgain(const libreyolo::PredictOptions& options);
+    void moveModel(const QString& device);  // Model::to, then says which device in modelLoaded
     void captureGraph(int imgsz, int batch, const QString& dtype);
     void releaseGraphs();
 
@@ -32,6 +33,7 @@ Q_SIGNALS:
 
 private:
     void reportGraphs();
+    void describeModel();
     bool modelReady();                                            // says so when no model is loaded
     void predictImage(const libreyolo::PredictOptions& options);  // image_, with a model
 

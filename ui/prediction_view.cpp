@@ -1,11 +1,40 @@
 #include "prediction_view.h"
 
+#include <QMouseEvent>
 #include <QPainter>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
 
 namespace {
+
+constexpr double kMinZoom = 0.25, kMaxZoom = 40;
+
 QColor colourFor(int cls) {
     return QColor::fromHsv((cls * 47) % 360, 220, 255);
 }
+
+// Boxes and labels of result over an image drawn at target (scale: widget pixels per image pixel).
+void drawDetections(QPainter& p, const QRectF& target, double scale, const libreyolo::Result& result) {
+    p.setRenderHint(QPainter::Antialiasing);
+    for (const auto& d : result.boxes) {
+        const QRectF box(target.left() + d.x1 * scale, target.top() + d.y1 * scale, (d.x2 - d.x1) * scale,
+                         (d.y2 - d.y1) * scale);
+        p.setPen(QPen(colourFor(d.cls), 2));
+        p.drawRect(box);
+        const QString label =
+            QString("%1 %2").arg(QString::fromStdString(result.class_name(d.cls))).arg(d.conf, 0, 'f', 2);
+        const QRectF text = p.fontMetrics().boundingRect(label).adjusted(-2, 0, 2, 0);
+        // Above the box, or just inside it when the box touches the top edge.
+        const bool above = box.top() - text.height() >= target.top();
+        const QRectF tag(box.topLeft() - QPointF(0, above ? text.height() : 0), text.size());
+        p.fillRect(tag, colourFor(d.cls));
+        p.setPen(Qt::black);
+        p.drawText(tag, Qt::AlignCenter, label);
+    }
+}
+
 }  // namespace
 
 PredictionView::PredictionView(QWidget* parent) : QWidget(parent) {
@@ -14,9 +43,26 @@ PredictionView::PredictionView(QWidget* parent) : QWidget(parent) {
 }
 
 void PredictionView::setPrediction(const QImage& image, const libreyolo::Result& result) {
+    if (image.size() != image_.size()) resetView();
     image_ = image;
     result_ = result;
     update();
+}
+
+void PredictionView::resetView() {
+    zoom_ = 1;
+    pan_ = {};
+    update();
+}
+
+QRectF PredictionView::imageRect() const {
+    const QSizeF fitted = QSizeF(image_.size()).scaled(QSizeF(size()), Qt::KeepAspectRatio) * zoom_;
+    return {QPointF((width() - fitted.width()) / 2, (height() - fitted.height()) / 2) + pan_, fitted};
+}
+
+QPointF PredictionView::imageToWidget(const QPointF& imagePoint) const {
+    const QRectF r = imageRect();
+    return r.topLeft() + imagePoint * (r.width() / std::max(1, image_.width()));
 }
 
 void PredictionView::paintEvent(QPaintEvent*) {
@@ -26,25 +72,50 @@ void PredictionView::paintEvent(QPaintEvent*) {
         p.drawText(rect(), Qt::AlignCenter, tr("Drop an image here"));
         return;
     }
-    const QSize fitted = image_.size().scaled(size(), Qt::KeepAspectRatio);
-    const QRect target(QPoint((width() - fitted.width()) / 2, (height() - fitted.height()) / 2), fitted);
-    p.setRenderHint(QPainter::SmoothPixmapTransform);
+    const QRectF target = imageRect();
+    p.setRenderHint(QPainter::SmoothPixmapTransform, zoom_ <= 2);  // pixels stay crisp when zoomed in
     p.drawImage(target, image_);
-    const double scale = static_cast<double>(fitted.width()) / image_.width();
-    p.setRenderHint(QPainter::Antialiasing);
-    for (const auto& d : result_.boxes) {
-        const QRectF box(target.left() + d.x1 * scale, target.top() + d.y1 * scale, (d.x2 - d.x1) * scale,
-                         (d.y2 - d.y1) * scale);
-        p.setPen(QPen(colourFor(d.cls), 2));
-        p.drawRect(box);
-        const QString label =
-            QString("%1 %2").arg(QString::fromStdString(result_.class_name(d.cls))).arg(d.conf, 0, 'f', 2);
-        const QRectF text = p.fontMetrics().boundingRect(label).adjusted(-2, 0, 2, 0);
-        // Above the box, or just inside it when the box touches the top edge.
-        const bool above = box.top() - text.height() >= target.top();
-        const QRectF tag(box.topLeft() - QPointF(0, above ? text.height() : 0), text.size());
-        p.fillRect(tag, colourFor(d.cls));
-        p.setPen(Qt::black);
-        p.drawText(tag, Qt::AlignCenter, label);
-    }
+    drawDetections(p, target, target.width() / image_.width(), result_);
+}
+
+void PredictionView::wheelEvent(QWheelEvent* event) {
+    if (image_.isNull()) return;
+    const QPointF cursor = event->position();
+    const QRectF before = imageRect();
+    const QPointF underCursor = (cursor - before.topLeft()) / (before.width() / image_.width());
+    zoom_ = std::clamp(zoom_ * std::pow(1.0015, event->angleDelta().y()), kMinZoom, kMaxZoom);
+    // Keep the image point under the cursor where it was.
+    pan_ += cursor - imageToWidget(underCursor);
+    update();
+    event->accept();
+}
+
+void PredictionView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;
+    dragging_ = true;
+    dragFrom_ = event->position();
+    setCursor(Qt::ClosedHandCursor);
+}
+
+void PredictionView::mouseMoveEvent(QMouseEvent* event) {
+    if (!dragging_) return;
+    pan_ += event->position() - dragFrom_;
+    dragFrom_ = event->position();
+    update();
+}
+
+void PredictionView::mouseReleaseEvent(QMouseEvent*) {
+    dragging_ = false;
+    unsetCursor();
+}
+
+void PredictionView::mouseDoubleClickEvent(QMouseEvent*) {
+    resetView();
+}
+
+QImage PredictionView::annotated(const QImage& image, const libreyolo::Result& result) {
+    QImage out = image.convertToFormat(QImage::Format_RGB888);
+    QPainter p(&out);
+    drawDetections(p, QRectF(QPointF(0, 0), QSizeF(out.size())), 1.0, result);
+    return out;
 }

@@ -1,12 +1,34 @@
 // The studio window, offscreen: it loads a model on its worker thread, predicts the sample image
-// and shows the detections; a bad file becomes a message, not a crash.
+// and shows the detections; a dropped folder fills the thumbnail strip; the view zooms and pans;
+// results save as annotated images and JSON; a bad file becomes a message, not a crash.
 #include <QApplication>
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QListWidget>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
 #include "main_window.h"
 #include "predict_controls.h"
 #include "prediction_view.h"
+
+namespace {
+
+const char* kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
+
+// Three images in a folder: the sample, a smaller copy and a mirrored one.
+QString sampleFolder(const QTemporaryDir& dir) {
+    const QImage sample(LIBREYOLO_SAMPLE_IMAGE);
+    sample.save(dir.filePath("a.png"));
+    sample.scaled(320, 240).save(dir.filePath("b.png"));
+    sample.mirrored(true, false).save(dir.filePath("c.png"));
+    QFile(dir.filePath("notes.txt")).open(QIODevice::WriteOnly);  // not an image: left out
+    return dir.path();
+}
+
+}  // namespace
 
 class TestStudioWindow : public QObject {
     Q_OBJECT
@@ -45,6 +67,109 @@ private Q_SLOTS:
         window.openImage("/no/such/image.png");
         QVERIFY(errors.wait(120000));
         QVERIFY(errors.takeFirst().at(0).toString().contains("/no/such/image.png"));
+    }
+
+    // A real drop of a folder: the strip lists its images, the first is predicted and drawn, and
+    // the GUI thread keeps turning (a 20 ms timer never waits 100 ms) while the worker predicts.
+    void droppingAFolderFillsTheStripAndPredicts() {
+        QTemporaryDir dir;
+        const QString folder = sampleFolder(dir);
+        MainWindow window(kWeights, "cpu");
+        window.show();
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        QSignalSpy thumbs(&window, &MainWindow::thumbnailShown);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(folder)});
+        QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QElapsedTimer clock;
+        qint64 last = 0, longestGap = 0;
+        QTimer timer;
+        connect(&timer, &QTimer::timeout, [&] {
+            longestGap = std::max(longestGap, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        clock.start();
+        timer.start(20);
+        // Straight to the window's event handler: QApplication::sendEvent does not deliver a
+        // synthetic drop offscreen, with no drag in progress.
+        static_cast<QObject&>(window).event(&drop);
+        QVERIFY(shown.wait(120000));
+        timer.stop();
+        QVERIFY2(longestGap < 100, qPrintable(QString("the GUI thread stalled %1 ms").arg(longestGap)));
+        QVERIFY(shown.takeFirst().at(0).toInt() > 100);
+        QCOMPARE(window.thumbnails()->count(), 3);
+        QVERIFY(!window.thumbnails()->isHidden());
+        QVERIFY(window.predictionView()->result().path.ends_with("a.png"));
+        QTRY_COMPARE_WITH_TIMEOUT(thumbs.count(), 3, 30000);
+        QVERIFY(!window.thumbnails()->item(1)->icon().isNull());
+        window.thumbnails()->setCurrentRow(1);
+        QVERIFY(shown.wait(120000));
+        QCOMPARE(window.predictionView()->result().orig_w, 320);
+    }
+
+    void theViewZoomsAroundTheCursorPansAndFitsAgain() {
+        PredictionView view;
+        view.resize(800, 600);
+        view.show();
+        libreyolo::Result result;
+        view.setPrediction(QImage(LIBREYOLO_SAMPLE_IMAGE).convertToFormat(QImage::Format_RGB888), result);
+        const QPointF cursor(500, 300);
+        const QPointF imagePoint =
+            (cursor - view.imageToWidget({0, 0})) / (view.imageToWidget({1, 0}).x() - view.imageToWidget({0, 0}).x());
+        QWheelEvent wheel(cursor, view.mapToGlobal(cursor), {}, {0, 240}, Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QVERIFY(view.zoom() > 1.4);  // two wheel notches
+        const QPointF after = view.imageToWidget(imagePoint);
+        QVERIFY2(std::abs(after.x() - cursor.x()) < 0.5 && std::abs(after.y() - cursor.y()) < 0.5,
+                 qPrintable(QString("%1,%2").arg(after.x()).arg(after.y())));
+        const QPointF origin = view.imageToWidget({0, 0});
+        QTest::mousePress(&view, Qt::LeftButton, {}, QPoint(400, 300));
+        QMouseEvent move(QEvent::MouseMove, QPointF(430, 280), view.mapToGlobal(QPointF(430, 280)), Qt::NoButton,
+                         Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, QPoint(430, 280));
+        QCOMPARE(view.imageToWidget({0, 0}), origin + QPointF(30, -20));
+        QTest::mouseDClick(&view, Qt::LeftButton, {}, QPoint(430, 280));
+        QCOMPARE(view.zoom(), 1.0);
+    }
+
+    void resultsSaveAsAnnotatedImagesAndJson() {
+        QTemporaryDir dir, out;
+        const QString folder = sampleFolder(dir);
+        MainWindow window(kWeights, "cpu");
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        window.openPaths({folder});
+        QVERIFY(shown.wait(120000));
+        window.thumbnails()->setCurrentRow(2);
+        QVERIFY(shown.wait(120000));
+        QString error;
+        QCOMPARE(window.saveResults(out.filePath("results"), &error), 2);
+        const QImage original(dir.filePath("a.png")), drawn(out.filePath("results/a.png"));
+        QCOMPARE(drawn.size(), original.size());
+        QVERIFY(drawn.convertToFormat(QImage::Format_RGB888) != original.convertToFormat(QImage::Format_RGB888));
+        QVERIFY(QFile::exists(out.filePath("results/c.png")));
+        QFile json(out.filePath("results/predictions.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonArray items = QJsonDocument::fromJson(json.readAll()).array();
+        QCOMPARE(items.size(), 2);
+        QVERIFY(items[0].toObject()["path"].toString().endsWith("a.png"));
+        QVERIFY(items[0].toObject()["boxes"].toArray().size() > 100);
+        QVERIFY(window.saveResults("/proc/no-such-place", &error) < 0);
+        QVERIFY(error.contains("/proc/no-such-place"));
+    }
+
+    void aDeviceChangeMovesTheModelAndPredictsAgain() {
+        MainWindow window(kWeights, "cpu");
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.openImage(LIBREYOLO_SAMPLE_IMAGE);
+        QVERIFY(shown.wait(120000));
+        Q_EMIT window.predictControls()->deviceChanged("cpu");
+        QVERIFY(shown.wait(120000));
+        Q_EMIT window.predictControls()->deviceChanged("tpu");
+        QVERIFY(errors.wait(120000));
+        QVERIFY2(errors.first().at(0).toString().contains("tpu"), qPrintable(errors.first().at(0).toString()));
     }
 };
 
