@@ -113,65 +113,83 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="43"/>
+        <location filename="../ui/main_window.cpp" line="44"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="73"/>
+        <location filename="../ui/main_window.cpp" line="74"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74"/>
+        <location filename="../ui/main_window.cpp" line="75"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="76"/>
+        <location filename="../ui/main_window.cpp" line="77"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="79"/>
+        <location filename="../ui/main_window.cpp" line="80"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="84"/>
+        <location filename="../ui/main_window.cpp" line="85"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="85"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="86"/>
+        <location filename="../ui/main_window.cpp" line="87"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="87"/>
+        <location filename="../ui/main_window.cpp" line="88"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
+        <location filename="../ui/main_window.cpp" line="89"/>
+        <source>S&amp;top video</source>
+        <translation>&amp;Ferma il video</translation>
+    </message>
+    <message numerus="yes">
         <location filename="../ui/main_window.cpp" line="109"/>
+        <source>%1: %n frame(s) predicted</source>
+        <translation>
+            <numerusform>%1: %n fotogramma predetto</numerusform>
+            <numerusform>%1: %n fotogrammi predetti</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="115"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="141"/>
+        <location filename="../ui/main_window.cpp" line="148"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
             <numerusform>%n rilevamenti · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
         </translation>
     </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="152"/>
+        <source>frame %1 · %2</source>
+        <translation>fotogramma %1 · %2</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="149"/>
+        <location filename="../ui/main_window.cpp" line="157"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -182,48 +200,53 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="181"/>
+        <location filename="../ui/main_window.cpp" line="167"/>
+        <source>playing %1…</source>
+        <translation>riproduco %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="200"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="201"/>
-        <source>Open images</source>
-        <translation>Apri immagini</translation>
+        <location filename="../ui/main_window.cpp" line="221"/>
+        <source>Open images or a video</source>
+        <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="202"/>
-        <source>Images (*.png *.jpg *.jpeg *.bmp *.webp *.ppm)</source>
-        <translation>Immagini (*.png *.jpg *.jpeg *.bmp *.webp *.ppm)</translation>
+        <location filename="../ui/main_window.cpp" line="222"/>
+        <source>Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</source>
+        <translation>Immagini e video (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="207"/>
+        <location filename="../ui/main_window.cpp" line="228"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="216"/>
+        <location filename="../ui/main_window.cpp" line="237"/>
         <source>Cannot create folder %1</source>
         <translation>Impossibile creare la cartella %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
-        <location filename="../ui/main_window.cpp" line="236"/>
+        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/main_window.cpp" line="257"/>
         <source>Cannot write %1: %2</source>
         <translation>Impossibile scrivere %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="263"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="245"/>
+        <location filename="../ui/main_window.cpp" line="266"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="252"/>
+        <location filename="../ui/main_window.cpp" line="274"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -231,18 +254,18 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="88"/>
+        <location filename="../ui/main_window.cpp" line="90"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="90"/>
+        <location filename="../ui/main_window.cpp" line="92"/>
         <source>loading model…</source>
         <translation>caricamento del modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="68"/>
-        <location filename="../ui/main_window.cpp" line="158"/>
+        <location filename="../ui/main_window.cpp" line="69"/>
+        <location filename="../ui/main_window.cpp" line="167"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -280,7 +303,7 @@
         <translation>Dove gira il modello: auto, cpu, cuda o cuda:N</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="48"/>
+        <location filename="../ui/predict_controls.cpp" line="47"/>
         <source>conf</source>
         <translation>conf</translation>
     </message>
@@ -290,17 +313,17 @@
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="48"/>
+        <location filename="../ui/predict_controls.cpp" line="49"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="49"/>
+        <location filename="../ui/predict_controls.cpp" line="50"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="49"/>
+        <location filename="../ui/predict_controls.cpp" line="51"/>
         <source>device</source>
         <translation>dispositivo</translation>
     </message>
@@ -308,37 +331,42 @@
 <context>
     <name>PredictWorker</name>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="24"/>
+        <location filename="../ui/predict_worker.cpp" line="28"/>
         <source> (random weights: detections are meaningless)</source>
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="15"/>
+        <location filename="../ui/predict_worker.cpp" line="19"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="34"/>
+        <location filename="../ui/predict_worker.cpp" line="38"/>
         <source>Cannot move the model to %1: %2</source>
         <translation>Impossibile spostare il modello su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="40"/>
+        <location filename="../ui/predict_worker.cpp" line="44"/>
         <source>No model is loaded</source>
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="50"/>
+        <location filename="../ui/predict_worker.cpp" line="55"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="70"/>
+        <location filename="../ui/predict_worker.cpp" line="77"/>
+        <source>Cannot play %1: %2</source>
+        <translation>Impossibile riprodurre %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="119"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="80"/>
+        <location filename="../ui/predict_worker.cpp" line="130"/>
         <source>Cannot capture a graph: %1</source>
         <translation>Impossibile catturare un grafo: %1</translation>
     </message>

@@ -19,6 +19,7 @@
 
 #include "graphs_page.h"
 #include "libreyolo/version.h"
+#include "libreyolo/video.h"
 #include "predict_controls.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
@@ -85,6 +86,7 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     file->addAction(tr("&Open images…"), QKeySequence::Open, this, &MainWindow::openImagesDialog);
     file->addAction(tr("Open &folder…"), this, &MainWindow::openFolderDialog);
     file->addAction(tr("&Save results…"), QKeySequence::Save, this, &MainWindow::saveResultsDialog);
+    file->addAction(tr("S&top video"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stopVideo);
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     modelLabel_ = new QLabel(tr("loading model…"), this);
@@ -103,6 +105,10 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     connect(worker_, &PredictWorker::failed, this, &MainWindow::showError);
     connect(worker_, &PredictWorker::predicted, this, &MainWindow::showResult);
     connect(worker_, &PredictWorker::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
+    connect(worker_, &PredictWorker::videoFinished, this, [this](const QString& path, int frames) {
+        statusBar()->showMessage(tr("%1: %n frame(s) predicted", nullptr, frames).arg(path), 10000);
+        Q_EMIT videoFinished(frames);
+    });
     connect(graphsPage_, &GraphsPage::captureRequested, worker_, &PredictWorker::captureGraph, Qt::QueuedConnection);
     connect(graphsPage_, &GraphsPage::releaseRequested, worker_, &PredictWorker::releaseGraphs, Qt::QueuedConnection);
     connect(controls_, &PredictControls::deviceChanged, this, [this](const QString& device) {
@@ -136,13 +142,15 @@ MainWindow::~MainWindow() {
 
 void MainWindow::showResult(const QImage& image, const libreyolo::Result& result) {
     view_->setPrediction(image, result);
-    results_.insert(QString::fromStdString(result.path), result);
+    if (result.frame < 0) results_.insert(QString::fromStdString(result.path), result);  // videos are not saved
     const libreyolo::Speed& s = result.speed;
-    resultLabel_->setText(
+    QString text =
         tr("%n detection(s) · %1 / %2 / %3 ms pre / inference / post", nullptr, static_cast<int>(result.boxes.size()))
             .arg(s.preprocess_ms, 0, 'f', 1)
             .arg(s.inference_ms, 0, 'f', 1)
-            .arg(s.postprocess_ms, 0, 'f', 1));
+            .arg(s.postprocess_ms, 0, 'f', 1);
+    if (result.frame >= 0) text = tr("frame %1 · %2").arg(result.frame + 1).arg(text);
+    resultLabel_->setText(text);
     for (int i = 0; i < thumbnails_->count(); ++i)
         if (thumbnails_->item(i)->data(Qt::UserRole).toString() == QString::fromStdString(result.path))
             thumbnails_->item(i)->setToolTip(
@@ -155,9 +163,14 @@ void MainWindow::showResult(const QImage& image, const libreyolo::Result& result
 void MainWindow::openImage(const QString& path) {
     pages_->setCurrentWidget(predictPage_);
     lastPath_ = path;
-    resultLabel_->setText(tr("predicting %1…").arg(path));
-    QMetaObject::invokeMethod(worker_, "predictFile", Qt::QueuedConnection, Q_ARG(QString, path),
+    const bool video = libreyolo::VideoFrames::is_video_file(path.toStdString());
+    resultLabel_->setText((video ? tr("playing %1…") : tr("predicting %1…")).arg(path));
+    QMetaObject::invokeMethod(worker_, video ? "playVideo" : "predictFile", Qt::QueuedConnection, Q_ARG(QString, path),
                               Q_ARG(libreyolo::PredictOptions, controls_->options()));
+}
+
+void MainWindow::stopVideo() {
+    QMetaObject::invokeMethod(worker_, "stopVideo", Qt::QueuedConnection);
 }
 
 QStringList MainWindow::imageFiles(const QStringList& paths) {
@@ -178,6 +191,12 @@ QStringList MainWindow::imageFiles(const QStringList& paths) {
 void MainWindow::openPaths(const QStringList& paths) {
     const QStringList files = imageFiles(paths);
     if (files.isEmpty()) {
+        for (const QString& path : paths)
+            if (libreyolo::VideoFrames::is_video_file(path.toStdString())) {
+                thumbnails_->hide();
+                openImage(path);  // plays it
+                return;
+            }
         showError(tr("No image among %1").arg(paths.join(", ")));
         return;
     }
@@ -198,8 +217,10 @@ void MainWindow::openPaths(const QStringList& paths) {
 }
 
 void MainWindow::openImagesDialog() {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open images"), QString(),
-                                                            tr("Images (*.png *.jpg *.jpeg *.bmp *.webp *.ppm)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, tr("Open images or a video"), QString(),
+                                      tr("Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi "
+                                         "*.mov *.mkv *.webm)"));
     if (!paths.isEmpty()) openPaths(paths);
 }
 

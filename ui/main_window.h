@@ -1,6 +1,7 @@
 #pragma once
 // The studio's window: pages Predict (a zoomable prediction view fed by drag and drop or File ▸
-// Open, a thumbnail strip when several images are open, saving annotated images and JSON), Train,
+// Open, a thumbnail strip when several images are open, videos played with per-frame detections,
+// saving annotated images and JSON), Train,
 // Graphs and Settings; the engine on worker threads, its state in the status bar.
 #include <QHash>
 #include <QMainWindow>
@@ -40,7 +41,8 @@ public:
     int saveResults(const QString& folder, QString* error = nullptr);
 
 public Q_SLOTS:
-    void openImage(const QString& path);
+    void openImage(const QString& path);  // or plays it, when it is a video
+    void stopVideo();
     // Several files or folders: the strip lists their images and the first is predicted.
     void openPaths(const QStringList& paths);
     void openImagesDialog();
@@ -51,6 +53,7 @@ Q_SIGNALS:
     void predictionShown(int detections);
     void errorShown(const QString& message);
     void thumbnailShown(int index);
+    void videoFinished(int frames);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;

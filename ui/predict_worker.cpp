@@ -1,6 +1,10 @@
 #include "predict_worker.h"
 
+#include <QElapsedTimer>
 #include <QImageReader>
+#include <QTimer>
+
+#include <algorithm>
 
 PredictWorker::PredictWorker(QObject* parent) : QObject(parent) {}
 PredictWorker::~PredictWorker() = default;
@@ -42,6 +46,7 @@ bool PredictWorker::modelReady() {
 }
 
 void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOptions& options) {
+    stopVideo();
     if (!modelReady()) return;
     QImageReader reader(path);
     reader.setAutoTransform(false);  // the engine sees the stored pixels, so must the view
@@ -56,7 +61,50 @@ void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOpt
 }
 
 void PredictWorker::predictAgain(const libreyolo::PredictOptions& options) {
+    if (video_) {
+        videoOptions_ = options;
+        return;
+    }
     if (!image_.isNull() && modelReady()) predictImage(options);
+}
+
+void PredictWorker::playVideo(const QString& path, const libreyolo::PredictOptions& options) {
+    stopVideo();
+    if (!modelReady()) return;
+    try {
+        video_ = std::make_unique<libreyolo::VideoFrames>(path.toStdString());
+    } catch (const std::exception& e) {
+        Q_EMIT failed(tr("Cannot play %1: %2").arg(path, QString::fromUtf8(e.what())));
+        return;
+    }
+    path_ = path;
+    videoOptions_ = options;
+    playNextFrame(videoGeneration_);
+}
+
+void PredictWorker::stopVideo() {
+    ++videoGeneration_;
+    if (!video_) return;
+    const int frames = video_->frames_read();
+    video_.reset();
+    Q_EMIT videoFinished(path_, frames);
+}
+
+void PredictWorker::playNextFrame(int generation) {
+    if (generation != videoGeneration_ || !video_) return;
+    QElapsedTimer clock;
+    clock.start();
+    std::vector<unsigned char> rgb;
+    int width = 0, height = 0;
+    if (!video_->next(rgb, width, height)) {
+        stopVideo();
+        return;
+    }
+    image_ = QImage(rgb.data(), width, height, width * 3, QImage::Format_RGB888).copy();
+    predictImage(videoOptions_);
+    if (!video_) return;  // the prediction failed and said so
+    const int due = static_cast<int>(1000.0 / video_->fps()) - static_cast<int>(clock.elapsed());
+    QTimer::singleShot(std::max(0, due), this, [this, generation] { playNextFrame(generation); });
 }
 
 void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
@@ -65,9 +113,11 @@ void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
                                   static_cast<int>(image_.bytesPerLine()), libreyolo::PixelFormat::RGB8};
         std::vector<libreyolo::Result> results = model_->predict(std::vector<libreyolo::ImageView>{view}, options);
         results.front().path = path_.toStdString();
+        if (video_) results.front().frame = video_->frames_read() - 1;
         Q_EMIT predicted(image_, results.front());
     } catch (const std::exception& e) {
         Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
+        stopVideo();
     }
     reportGraphs();
 }

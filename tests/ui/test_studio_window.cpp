@@ -14,6 +14,9 @@
 #include "predict_controls.h"
 #include "prediction_view.h"
 
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
 namespace {
 
 const char* kWeights = LIBREYOLO_FIXTURES_DIR "/yolo9t_parity/weights.safetensors";
@@ -26,6 +29,22 @@ QString sampleFolder(const QTemporaryDir& dir) {
     sample.mirrored(true, false).save(dir.filePath("c.png"));
     QFile(dir.filePath("notes.txt")).open(QIODevice::WriteOnly);  // not an image: left out
     return dir.path();
+}
+
+// An MJPG clip of the sample image, mirrored every other frame.
+QString sampleVideo(const QTemporaryDir& dir, int frames) {
+    const QString path = dir.filePath(QString("clip%1.avi").arg(frames));
+    const QImage sample = QImage(LIBREYOLO_SAMPLE_IMAGE).scaled(320, 240).convertToFormat(QImage::Format_RGB888);
+    cv::VideoWriter writer(path.toStdString(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(320, 240));
+    for (int i = 0; i < frames; ++i) {
+        const QImage frame = i % 2 ? sample.mirrored(true, false) : sample;
+        cv::Mat rgb(frame.height(), frame.width(), CV_8UC3, const_cast<uchar*>(frame.constBits()),
+                    static_cast<size_t>(frame.bytesPerLine())),
+            bgr;
+        cv::cvtColor(rgb, bgr, cv::COLOR_RGB2BGR);
+        writer.write(bgr);
+    }
+    return path;
 }
 
 }  // namespace
@@ -170,6 +189,32 @@ private Q_SLOTS:
         Q_EMIT window.predictControls()->deviceChanged("tpu");
         QVERIFY(errors.wait(120000));
         QVERIFY2(errors.first().at(0).toString().contains("tpu"), qPrintable(errors.first().at(0).toString()));
+    }
+
+    void aVideoPlaysWithDetectionsOnEveryFrame() {
+        QTemporaryDir dir;
+        MainWindow window(kWeights, "cpu");
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        QSignalSpy finished(&window, &MainWindow::videoFinished);
+        window.openPaths({sampleVideo(dir, 6)});
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(finished.first().at(0).toInt(), 6);
+        QCOMPARE(shown.count(), 6);
+        for (const auto& args : shown) QVERIFY(args.at(0).toInt() > 10);
+        QCOMPARE(window.predictionView()->result().frame, 5);
+        QCOMPARE(window.predictionView()->image().width(), 320);
+    }
+
+    void stoppingAVideoEndsItEarly() {
+        QTemporaryDir dir;
+        MainWindow window(kWeights, "cpu");
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        QSignalSpy finished(&window, &MainWindow::videoFinished);
+        window.openImage(sampleVideo(dir, 40));
+        QVERIFY(shown.wait(120000));
+        window.stopVideo();
+        QVERIFY(finished.wait(120000));
+        QVERIFY(finished.first().at(0).toInt() < 40);
     }
 };
 
