@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "libreyolo/bundled.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 
@@ -30,7 +31,7 @@ std::string with_thousands(long long n) {
 
 std::string default_sample_image() {
     if (const char* env = std::getenv("LIBREYOLO_SAMPLE_IMAGE")) return env;
-    return LIBREYOLO_SAMPLE_IMAGE;
+    return bundled_file("resources/samples/shapes.png");
 }
 
 void warn_if_random(const Model& model) {

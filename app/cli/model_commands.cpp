@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include "args.h"
+#include "libreyolo/bundled.h"
 #include "libreyolo/errors.h"
 
 #include "libreyolo/device.h"
@@ -83,7 +84,7 @@ int run_convert(const std::vector<std::string>& argv) {
     const char* python_env = std::getenv("LIBREYOLO_PYTHON");
     const std::string python = python_env ? python_env : LIBREYOLO_DEFAULT_PYTHON;
     const char* script_env = std::getenv("LIBREYOLO_CONVERT_SCRIPT");
-    const std::string script = script_env ? script_env : LIBREYOLO_CONVERT_SCRIPT;
+    const std::string script = script_env ? script_env : bundled_file("scripts/libreyolo_convert.py");
     const int rc = run_process({python, script, in.string(), out.string()});
     if (rc != 0) {
         std::cerr << "error: converting " << in.string() << " failed (the lines above say why)\n";

@@ -4,11 +4,13 @@
 // save the window to PNG and quit: for docs and smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QTimer>
 #include <QTranslator>
 
+#include "libreyolo/bundled.h"
 #include "libreyolo/model.h"
 #include "main_window.h"
 #include "studio_settings.h"
@@ -21,6 +23,8 @@ int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName("LibreYOLO");
     QCoreApplication::setApplicationName("LibreYOLO Studio");
+    QApplication::setWindowIcon(QIcon(":/icons/libreyolo-studio.png"));
+    QGuiApplication::setDesktopFileName("libreyolo-studio");
 
     const StudioSettings settings;
     settings.applyEnvironment();
@@ -34,7 +38,7 @@ int main(int argc, char* argv[]) {
     QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device",
                               settings.device());
     QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path",
-                             LIBREYOLO_SAMPLE_IMAGE);
+                             QString::fromStdString(libreyolo::bundled_file("resources/samples/shapes.png")));
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
                                   "png");
     QCommandLineOption page("page",

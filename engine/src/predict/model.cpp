@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "io/safetensors.h"
+#include "libreyolo/bundled.h"
 #include "libreyolo/device.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
@@ -46,7 +47,7 @@ std::string lower_extension(const fs::path& p) {
 
 std::string default_model() {
     const char* env = std::getenv("LIBREYOLO_DEMO_MODEL");
-    const std::string path = env && *env ? env : LIBREYOLO_DEMO_MODEL;
+    const std::string path = env && *env ? env : bundled_file("resources/models/yolo9t-shapes.safetensors");
     std::error_code ec;
     return fs::exists(path, ec) ? path : "yolo9-t";
 }
