@@ -111,59 +111,132 @@
     </message>
 </context>
 <context>
+    <name>KernelsPage</name>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <source>Slot / implementation</source>
+        <translation>Slot / implementazione</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <source>Provider</source>
+        <translation>Provider</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <source>Available</source>
+        <translation>Disponibile</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <source>Status</source>
+        <translation>Stato</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="20"/>
+        <source>Refresh</source>
+        <translation>Aggiorna</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="33"/>
+        <source>Override in effect: %1 · hub kernels: %2</source>
+        <translation>Forzatura in vigore: %1 · kernel dall&apos;hub: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <source>allowed</source>
+        <translation>consentiti</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <source>off</source>
+        <translation>spenti</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="40"/>
+        <source>uses %1 — %2</source>
+        <translation>usa %1 — %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <source>yes</source>
+        <translation>sì</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <source>no</source>
+        <translation>no</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="47"/>
+        <source>in use</source>
+        <translation>in uso</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="48"/>
+        <source>passed over: %1</source>
+        <translation>scartato: %1</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="44"/>
+        <location filename="../ui/main_window.cpp" line="45"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="74"/>
+        <location filename="../ui/main_window.cpp" line="75"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="75"/>
+        <location filename="../ui/main_window.cpp" line="76"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="77"/>
+        <location filename="../ui/main_window.cpp" line="78"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="80"/>
+        <location filename="../ui/main_window.cpp" line="81"/>
+        <source>Kernels</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="83"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="85"/>
+        <location filename="../ui/main_window.cpp" line="88"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="86"/>
+        <location filename="../ui/main_window.cpp" line="89"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="87"/>
+        <location filename="../ui/main_window.cpp" line="90"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="88"/>
+        <location filename="../ui/main_window.cpp" line="91"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="89"/>
+        <location filename="../ui/main_window.cpp" line="92"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="109"/>
+        <location filename="../ui/main_window.cpp" line="112"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -171,12 +244,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="115"/>
+        <location filename="../ui/main_window.cpp" line="118"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="148"/>
+        <location filename="../ui/main_window.cpp" line="151"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -184,12 +257,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="152"/>
+        <location filename="../ui/main_window.cpp" line="155"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="157"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -200,53 +273,53 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="167"/>
+        <location filename="../ui/main_window.cpp" line="170"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="200"/>
+        <location filename="../ui/main_window.cpp" line="203"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="221"/>
+        <location filename="../ui/main_window.cpp" line="224"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</source>
         <translation>Immagini e video (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="228"/>
+        <location filename="../ui/main_window.cpp" line="231"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="237"/>
+        <location filename="../ui/main_window.cpp" line="240"/>
         <source>Cannot create folder %1</source>
         <translation>Impossibile creare la cartella %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
-        <location filename="../ui/main_window.cpp" line="257"/>
+        <location filename="../ui/main_window.cpp" line="252"/>
+        <location filename="../ui/main_window.cpp" line="260"/>
         <source>Cannot write %1: %2</source>
         <translation>Impossibile scrivere %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="263"/>
+        <location filename="../ui/main_window.cpp" line="266"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266"/>
+        <location filename="../ui/main_window.cpp" line="269"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="274"/>
+        <location filename="../ui/main_window.cpp" line="277"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -254,18 +327,18 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="90"/>
+        <location filename="../ui/main_window.cpp" line="93"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="92"/>
+        <location filename="../ui/main_window.cpp" line="95"/>
         <source>loading model…</source>
         <translation>caricamento del modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="69"/>
-        <location filename="../ui/main_window.cpp" line="167"/>
+        <location filename="../ui/main_window.cpp" line="70"/>
+        <location filename="../ui/main_window.cpp" line="170"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -691,29 +764,29 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="32"/>
+        <location filename="../app/studio/main.cpp" line="36"/>
         <source>Model name or .safetensors file.</source>
         <translation>Nome del modello o file .safetensors.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="34"/>
+        <location filename="../app/studio/main.cpp" line="38"/>
         <source>auto, cpu, cuda or cuda:N.</source>
         <translation>auto, cpu, cuda o cuda:N.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="36"/>
+        <location filename="../app/studio/main.cpp" line="40"/>
         <source>Image to open.</source>
         <translation>Immagine da aprire.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="38"/>
+        <location filename="../app/studio/main.cpp" line="42"/>
         <source>Save the window as PNG and quit.</source>
         <translation>Salva la finestra come PNG ed esci.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="41"/>
-        <source>Page to show: predict, train, graphs or settings.</source>
-        <translation>Pagina da mostrare: predict, train, graphs o settings.</translation>
+        <location filename="../app/studio/main.cpp" line="45"/>
+        <source>Page to show: predict, train, graphs, kernels or settings.</source>
+        <translation>Pagina da mostrare: predict, train, graphs, kernels o settings.</translation>
     </message>
 </context>
 </TS>

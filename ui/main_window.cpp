@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "graphs_page.h"
+#include "kernels_page.h"
 #include "libreyolo/version.h"
 #include "libreyolo/video.h"
 #include "predict_controls.h"
@@ -76,6 +77,8 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     graphsPage_ = new GraphsPage(pages_);
     pages_->addTab(graphsPage_, tr("Graphs"));
     connect(trainPage_, &TrainPage::graphStateChanged, graphsPage_, &GraphsPage::setTrainingState);
+    kernelsPage_ = new KernelsPage(pages_);
+    pages_->addTab(kernelsPage_, tr("Kernels"));
     settingsPage_ = new SettingsPage(pages_);
     pages_->addTab(settingsPage_, tr("Settings"));
     controls_->setGraphMode(StudioSettings().graphMode());

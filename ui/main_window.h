@@ -10,6 +10,7 @@
 #include "libreyolo/results.h"
 
 class GraphsPage;
+class KernelsPage;
 class PredictControls;
 class PredictionView;
 class PredictWorker;
@@ -32,6 +33,7 @@ public:
     TrainPage* trainPage() const { return trainPage_; }
     GraphsPage* graphsPage() const { return graphsPage_; }
     SettingsPage* settingsPage() const { return settingsPage_; }
+    KernelsPage* kernelsPage() const { return kernelsPage_; }
     QTabWidget* pages() const { return pages_; }
 
     // Image files of paths, folders expanded (their images, sorted), in order.
@@ -76,6 +78,7 @@ private:
     TrainPage* trainPage_ = nullptr;
     GraphsPage* graphsPage_ = nullptr;
     SettingsPage* settingsPage_ = nullptr;
+    KernelsPage* kernelsPage_ = nullptr;
     QTabWidget* pages_ = nullptr;
     QLabel* modelLabel_ = nullptr;
     QLabel* resultLabel_ = nullptr;

@@ -4,6 +4,8 @@
 #include <QSettings>
 #include <QTranslator>
 
+#include "libreyolo/kernels.h"
+
 namespace {
 
 constexpr const char* kGraphMode = "predict/cuda_graph";
@@ -70,6 +72,7 @@ void StudioSettings::applyEnvironment() const {
         qunsetenv("LIBREYOLO_KERNELS");
     else
         qputenv("LIBREYOLO_KERNELS", override.toUtf8());
+    libreyolo::reload_kernel_environment();
 }
 
 bool StudioSettings::loadTranslation(QTranslator& translator) const {

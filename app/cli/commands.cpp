@@ -4,11 +4,12 @@
 namespace libreyolo::cli {
 
 extern const Command kPredictCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand, kSynthCommand,
-    kCheckCommand, kVersionCommand;
+    kCheckCommand, kKernelsCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> table = {kPredictCommand, kTrainCommand, kValCommand,   kInfoCommand,
-                                               kConvertCommand, kSynthCommand, kCheckCommand, kVersionCommand};
+    static const std::vector<Command> table = {kPredictCommand, kTrainCommand,   kValCommand,
+                                               kInfoCommand,    kConvertCommand, kSynthCommand,
+                                               kCheckCommand,   kKernelsCommand, kVersionCommand};
     return table;
 }
 

@@ -1,6 +1,6 @@
 // `libreyolo-studio`: opens on the sample image with the demo model (YOLOv9-t trained on the
 // synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D (default: the
-// Settings page's), --image PATH, --page predict|train|graphs|settings, --screenshot PNG (render,
+// Settings page's), --image PATH, --page predict|train|graphs|kernels|settings, --screenshot PNG (render,
 // save the window to PNG and quit: for docs and smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
@@ -41,9 +41,9 @@ int main(int argc, char* argv[]) {
                              QString::fromStdString(libreyolo::bundled_file("resources/samples/shapes.png")));
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
                                   "png");
-    QCommandLineOption page("page",
-                            QCoreApplication::translate("main", "Page to show: predict, train, graphs or settings."),
-                            "page", "predict");
+    QCommandLineOption page(
+        "page", QCoreApplication::translate("main", "Page to show: predict, train, graphs, kernels or settings."),
+        "page", "predict");
     parser.addOptions({model, device, image, page, screenshot});
     parser.process(app);
 
@@ -51,9 +51,9 @@ int main(int argc, char* argv[]) {
     window.resize(960, 700);
     window.show();
     window.openImage(parser.value(image));
-    const int pageIndex = QStringList{"predict", "train", "graphs", "settings"}.indexOf(parser.value(page));
+    const int pageIndex = QStringList{"predict", "train", "graphs", "kernels", "settings"}.indexOf(parser.value(page));
     if (pageIndex < 0) {
-        std::fprintf(stderr, "libreyolo-studio: --page: '%s' is not predict, train, graphs or settings\n",
+        std::fprintf(stderr, "libreyolo-studio: --page: '%s' is not predict, train, graphs, kernels or settings\n",
                      qPrintable(parser.value(page)));
         return 2;
     }

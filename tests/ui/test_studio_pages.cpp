@@ -8,10 +8,12 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTranslator>
+#include <QTreeWidget>
 #include <QtTest/QtTest>
 
 #include "graph_table_model.h"
 #include "graphs_page.h"
+#include "kernels_page.h"
 #include "main_window.h"
 #include "predict_controls.h"
 #include "settings_page.h"
@@ -121,6 +123,25 @@ private Q_SLOTS:
         QCoreApplication::removeTranslator(&translator);
         QVERIFY2(tabs.contains("Predizione") && tabs.contains("Addestramento") && tabs.contains("Impostazioni"),
                  qPrintable(tabs.join(", ")));
+    }
+
+    // The Kernels page reads the engine's registry: the nms slot and its portable reference, and
+    // the override the Settings page puts in effect.
+    void kernelsPageShowsTheRegistryAndTheOverride() {
+        KernelsPage page;
+        QTreeWidgetItem* nms = nullptr;
+        for (int i = 0; i < page.tree()->topLevelItemCount(); ++i)
+            if (page.tree()->topLevelItem(i)->text(0) == "nms") nms = page.tree()->topLevelItem(i);
+        QVERIFY(nms);
+        QVERIFY(nms->text(3).startsWith("uses portable"));
+        QCOMPARE(nms->child(nms->childCount() - 1)->text(1), QString("reference"));
+        QVERIFY(page.policyText().contains("none"));
+        StudioSettings().setKernelOverride("reference");
+        page.refresh();
+        QVERIFY2(page.policyText().contains("LIBREYOLO_KERNELS=reference"), qPrintable(page.policyText()));
+        StudioSettings().setKernelOverride("");
+        page.refresh();
+        QVERIFY(page.policyText().contains("none"));
     }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
-// The portable class-aware NMS. Every caller goes through nms_keep so that the kernel registry
-// can later swap the implementation in one place.
+// The portable class-aware NMS: the reference of the kernel registry's nms slot
+// (kernels/nms_slot.h), which is what prediction calls.
 #include <torch/torch.h>
 
 namespace libreyolo::predict {

@@ -1,7 +1,7 @@
 #include "predict/postprocess.h"
 
 #include "predict/letterbox.h"
-#include "predict/nms.h"
+#include "kernels/nms_slot.h"
 
 namespace libreyolo::predict {
 
@@ -46,7 +46,7 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     }
     if (boxes.size(0) == 0) return {};
 
-    torch::Tensor keep = nms_keep(boxes, conf, class_ids, o.iou);
+    torch::Tensor keep = kernels::nms_slot()(boxes, conf, class_ids, o.iou);
     if (keep.numel() > o.max_det) {
         torch::Tensor order = std::get<1>(conf.index_select(0, keep).topk(o.max_det));
         keep = keep.index_select(0, order);

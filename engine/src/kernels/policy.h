@@ -1,0 +1,26 @@
+#pragma once
+// What the environment allows the registry to pick (spec 003): LIBREYOLO_KERNELS=off|reference
+// forces the references (and accelerated providers are not loaded); any other value restricts
+// selection to that provider; LIBREYOLO_QUANT_KERNELS is its legacy name, read only when
+// LIBREYOLO_KERNELS is unset; LIBREYOLO_HUB_KERNELS=0 disables hub plugins.
+#include <string>
+
+namespace libreyolo::kernels {
+
+struct Policy {
+    enum class Mode { Automatic, ReferenceOnly, OneProvider } mode = Mode::Automatic;
+    std::string provider;  // OneProvider
+    std::string source;    // the variable and value that set the mode, for messages
+    bool hub_enabled = true;
+
+    // "" when the policy admits provider's implementations, else why not.
+    std::string refuses(const std::string& provider_name) const;
+};
+
+Policy policy_from_environment();
+// The process's policy: read once, again after reload_kernel_environment().
+Policy current_policy();
+
+constexpr const char* kReferenceProvider = "reference";
+
+}  // namespace libreyolo::kernels

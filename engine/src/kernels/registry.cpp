@@ -1,0 +1,32 @@
+#include <algorithm>
+
+#include "kernels/nms_slot.h"
+#include "kernels/slot.h"
+
+namespace libreyolo::kernels {
+
+std::vector<SlotBase*>& all_slots() {
+    static std::vector<SlotBase*> slots;
+    return slots;
+}
+
+SlotBase::SlotBase(std::string name, std::string signature) : name_(std::move(name)), signature_(std::move(signature)) {
+    all_slots().push_back(this);
+}
+
+SlotBase::~SlotBase() {
+    std::erase(all_slots(), this);
+}
+
+}  // namespace libreyolo::kernels
+
+namespace libreyolo {
+
+std::vector<KernelSlotInfo> kernel_report() {
+    kernels::nms_slot();  // the built-in slots exist before the first call that uses them
+    std::vector<KernelSlotInfo> report;
+    for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());
+    return report;
+}
+
+}  // namespace libreyolo
