@@ -51,8 +51,12 @@ public:
     // Registered later means preferred. predicate may be empty (accepts every call).
     void register_impl(const std::string& name, const std::string& provider, Function fn, Predicate predicate = {}) {
         const std::lock_guard lock(mutex_);
-        impls_.insert(impls_.begin(),
-                      std::make_shared<Impl>(Impl{name, provider, std::move(fn), std::move(predicate)}));
+        auto impl = std::make_shared<Impl>();
+        impl->name = name;
+        impl->provider = provider;
+        impl->fn = std::move(fn);
+        impl->predicate = std::move(predicate);
+        impls_.insert(impls_.begin(), std::move(impl));
     }
 
     bool has_implementation() const {
