@@ -7,6 +7,21 @@
 #include <string>
 #include <vector>
 
+// "t,s,m" -> {"t", "s", "m"}: the list-valued arguments.
+inline std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> items;
+    std::string item;
+    for (const char c : text + ",") {
+        if (c != ',') {
+            item += c;
+        } else if (!item.empty()) {
+            items.push_back(item);
+            item.clear();
+        }
+    }
+    return items;
+}
+
 inline double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const std::size_t n = v.size();

@@ -5,7 +5,6 @@
 //    image; wall clock, median) with cuda_graph off and on.
 //   bench_graph_inference [sizes=t,s,m,c] [batches=1,8,32] [dtypes=float32,float16] [imgsz=640]
 //                         [replays=200] [warmup=20] [--json]
-#include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAStream.h>
 #include <torch/torch.h>
 
@@ -13,43 +12,15 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_common.h"
+#include "gpu_timing.h"
 
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
 #include "predict/model_impl.h"
-
-namespace {
-
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
-// Median GPU time of fn over `runs` calls after `warmup`, each bracketed by CUDA events.
-template <typename Fn>
-double median_gpu_ms(Fn&& fn, int warmup, int runs) {
-    for (int i = 0; i < warmup; ++i) fn();
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        at::cuda::CUDAEvent start(cudaEventDefault), end(cudaEventDefault);
-        start.record();
-        fn();
-        end.record();
-        end.synchronize();
-        ms.push_back(start.elapsed_time(end));
-    }
-    return median(ms);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {
@@ -66,12 +37,12 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
     const libreyolo::ImageView view{pixels.data(), 640, 480, 640 * 3, libreyolo::PixelFormat::RGB8};
     try {
-        for (const std::string& size : split(args["sizes"]))
-            for (const std::string& dtype : split(args["dtypes"])) {
+        for (const std::string& size : split_list(args["sizes"]))
+            for (const std::string& dtype : split_list(args["dtypes"])) {
                 libreyolo::Model model = libreyolo::Model::create("yolo9-" + size, 80, "cuda");
                 model.set_dtype(dtype);
                 auto& impl = model.impl();
-                for (const std::string& b : split(args["batches"])) {
+                for (const std::string& b : split_list(args["batches"])) {
                     const int batch = std::stoi(b);
                     const torch::Tensor x = torch::rand({batch, 3, imgsz, imgsz})
                                                 .to(torch::TensorOptions().device(torch::kCUDA).dtype(impl.dtype));

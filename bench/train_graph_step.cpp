@@ -6,17 +6,15 @@
 // memory of each arm.
 //   bench_train_graph_step data=YAML [sizes=t,s] [batches=2,8,16] [imgsz=640] [amp=true] [steps=24]
 //                          [warmup=5] [--json]
-#include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAStream.h>
 
 #include <cstdio>
-#include <functional>
 #include <map>
-#include <sstream>
 #include <string>
 
 #include "bench_common.h"
+#include "gpu_timing.h"
 
 #include "core/autocast.h"
 #include "data/loader.h"
@@ -32,31 +30,6 @@
 namespace {
 
 using namespace libreyolo;
-
-std::vector<std::string> split_list(const std::string& text) {
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        if (!item.empty()) items.push_back(item);
-    return items;
-}
-
-// GPU milliseconds of f, bracketed by CUDA events on the current stream.
-double time_ms(const std::function<void()>& f) {
-    at::cuda::CUDAEvent start(cudaEventDefault), end(cudaEventDefault);
-    start.record();
-    f();
-    end.record();
-    end.synchronize();
-    return start.elapsed_time(end);
-}
-
-double fastest(int warmup, int steps, const std::function<void()>& step) {
-    for (int i = 0; i < warmup; ++i) step();
-    double best = 1e30;
-    for (int i = 0; i < steps; ++i) best = std::min(best, time_ms(step));
-    return best;
-}
 
 double peak_mib() {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(0);
@@ -110,7 +83,7 @@ Arm run_arm(const std::string& size, int nc, const data::Batch& batch, int imgsz
         torch::NoGradGuard no_grad;
         for (auto& [e, m] : ema) e.mul_(0.999).add_(m.detach(), 0.001);
     };
-    arm.step_ms = fastest(warmup, steps, step);
+    arm.step_ms = fastest_gpu_ms(step, warmup, steps);
     arm.peak_mib = peak_mib();
     return arm;
 }
@@ -122,17 +95,19 @@ double network_ms(const std::string& size, int nc, const data::Batch& batch, boo
     auto net = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(model.impl().net);
     net->train();
     const torch::Tensor images = batch.images.cuda();
-    return fastest(warmup, steps, [&] {
-        std::vector<torch::Tensor> outputs;
-        {
-            const CudaAutocast autocast(amp);
-            outputs = net->forward_raw(images);
-        }
-        std::vector<torch::Tensor> ones;
-        for (const auto& o : outputs) ones.push_back(torch::ones_like(o));
-        torch::autograd::backward(outputs, ones);
-        net->zero_grad();
-    });
+    return fastest_gpu_ms(
+        [&] {
+            std::vector<torch::Tensor> outputs;
+            {
+                const CudaAutocast autocast(amp);
+                outputs = net->forward_raw(images);
+            }
+            std::vector<torch::Tensor> ones;
+            for (const auto& o : outputs) ones.push_back(torch::ones_like(o));
+            torch::autograd::backward(outputs, ones);
+            net->zero_grad();
+        },
+        warmup, steps);
 }
 
 }  // namespace

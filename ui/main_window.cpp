@@ -54,8 +54,11 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     thumbnails_->setFlow(QListView::LeftToRight);
     thumbnails_->setWrapping(false);
     thumbnails_->setIconSize({ThumbnailLoader::kSize, ThumbnailLoader::kSize});
-    thumbnails_->setFixedHeight(ThumbnailLoader::kSize + 44);
-    thumbnails_->setUniformItemSizes(true);
+    // Every cell the size of a full preview and its name, before the previews arrive.
+    thumbnails_->setGridSize({ThumbnailLoader::kSize + 24, ThumbnailLoader::kSize + 28});
+    thumbnails_->setFixedHeight(ThumbnailLoader::kSize + 48);
+    thumbnails_->setMovement(QListView::Static);
+    thumbnails_->setTextElideMode(Qt::ElideMiddle);
     thumbnails_->hide();
     connect(thumbnails_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0) openImage(thumbnails_->item(row)->data(Qt::UserRole).toString());

@@ -23,11 +23,12 @@ namespace {
 
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
-    const QColor colors[] = {QColor(30, 30, 30), QColor(200, 60, 40), QColor(40, 120, 200), QColor(60, 160, 60)};
+    const QColor colors[] = {QColor(30, 30, 30), QColor(200, 60, 40), QColor(40, 120, 200), QColor(60, 160, 60),
+                             QColor(150, 60, 170)};
     for (int i = 0; i < series.size(); ++i) {
         QCPGraph* g = plot->addGraph();
         g->setName(series[i]);
-        g->setPen(QPen(colors[i % 4], 1.5));
+        g->setPen(QPen(colors[i % 5], 1.5));
     }
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -123,14 +124,22 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     auto* leftWidget = new QWidget(this);
     leftWidget->setLayout(left);
 
-    lossPlot_ = makePlot(tr("step"), tr("loss"), {tr("loss"), tr("box"), tr("cls"), tr("dfl")}, this);
+    lossPlot_ = makePlot(tr("step"), tr("loss"), {tr("loss"), tr("box"), tr("cls"), tr("dfl"), tr("epoch mean")}, this);
+    lossPlot_->graph(4)->setLineStyle(QCPGraph::lsNone);
+    lossPlot_->graph(4)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
     metricPlot_ = makePlot(tr("epoch"), tr("mAP"), {tr("mAP50"), tr("mAP50-95")}, this);
+    ratePlot_ = makePlot(tr("step"), tr("learning rate"), {tr("lr"), tr("step ms")}, this);
+    // Step time on its own axis, at the right.
+    ratePlot_->yAxis2->setVisible(true);
+    ratePlot_->yAxis2->setLabel(tr("ms a step"));
+    ratePlot_->graph(1)->setValueAxis(ratePlot_->yAxis2);
     log_ = new QPlainTextEdit(this);
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(2000);
     auto* right = new QSplitter(Qt::Vertical, this);
     right->addWidget(lossPlot_);
     right->addWidget(metricPlot_);
+    right->addWidget(ratePlot_);
     right->addWidget(log_);
 
     auto* layout = new QHBoxLayout(this);
@@ -209,6 +218,7 @@ void TrainPage::start() {
     if (running_) return;
     for (int i = 0; i < lossPlot_->graphCount(); ++i) lossPlot_->graph(i)->data()->clear();
     for (int i = 0; i < metricPlot_->graphCount(); ++i) metricPlot_->graph(i)->data()->clear();
+    for (int i = 0; i < ratePlot_->graphCount(); ++i) ratePlot_->graph(i)->data()->clear();
     launch(options());
 }
 
@@ -256,8 +266,14 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
         for (int i = 0; i < 4; ++i) lossPlot_->graph(i)->addData(e.step, values[i]);
         lossPlot_->rescaleAxes();
         lossPlot_->replot(QCustomPlot::rpQueuedReplot);
+        ratePlot_->graph(0)->addData(e.step, e.lr);
+        ratePlot_->graph(1)->addData(e.step, e.step_ms);
+        ratePlot_->rescaleAxes();
+        ratePlot_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
+    lossPlot_->graph(4)->addData(static_cast<double>(e.epoch) * e.batches, e.loss);  // at the epoch's last step
+    lossPlot_->replot(QCustomPlot::rpQueuedReplot);
     appendLog(tr("epoch %1/%2: loss %3%4, %5 s")
                   .arg(e.epoch)
                   .arg(e.epochs)

@@ -1,7 +1,8 @@
 #pragma once
 // The Train page: a form for a run (model, data, epochs, batch, imgsz, device, optimizer, lr0,
 // AMP, CUDA graph, output folder), Start / Stop / Resume, a progress bar with ETA, live charts of
-// the loss parts per step and the validation mAP per epoch, and the engine's log.
+// the loss parts per step with the epoch means, the validation mAP per epoch, the learning rate and
+// step time per step, and the engine's log.
 #include <QThread>
 #include <QWidget>
 
@@ -32,6 +33,7 @@ public:
 
     QCustomPlot* lossPlot() const { return lossPlot_; }
     QCustomPlot* metricPlot() const { return metricPlot_; }
+    QCustomPlot* ratePlot() const { return ratePlot_; }
 
 public Q_SLOTS:
     void start();
@@ -74,5 +76,6 @@ private:
     QLabel* status_ = nullptr;
     QCustomPlot* lossPlot_ = nullptr;
     QCustomPlot* metricPlot_ = nullptr;
+    QCustomPlot* ratePlot_ = nullptr;  // learning rate and step time per step
     QPlainTextEdit* log_ = nullptr;
 };

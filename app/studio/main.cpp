@@ -1,7 +1,7 @@
-// `libreyolo-studio`: opens on the sample image with the demo model (YOLOv9-t trained on the
+// `libreyolo-studio`: opens on the sample images with the demo model (YOLOv9-t trained on the
 // synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D (default: the
-// Settings page's), --image PATH, --page predict|train|graphs|kernels|settings, --screenshot PNG (render,
-// save the window to PNG and quit: for docs and smoke tests).
+// Settings page's), --image PATH (an image, a folder or a video), --page predict|train|graphs|kernels|settings,
+// --screenshot PNG (render, save the window to PNG and quit: for docs and smoke tests).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -37,8 +37,8 @@ int main(int argc, char* argv[]) {
                              QString::fromStdString(libreyolo::default_model()));
     QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device",
                               settings.device());
-    QCommandLineOption image("image", QCoreApplication::translate("main", "Image to open."), "path",
-                             QString::fromStdString(libreyolo::bundled_file("resources/samples/shapes.png")));
+    QCommandLineOption image("image", QCoreApplication::translate("main", "Image, folder or video to open."), "path",
+                             QString::fromStdString(libreyolo::bundled_file("resources/samples")));
     QCommandLineOption screenshot("screenshot", QCoreApplication::translate("main", "Save the window as PNG and quit."),
                                   "png");
     QCommandLineOption page(
@@ -50,7 +50,7 @@ int main(int argc, char* argv[]) {
     MainWindow window(parser.value(model), parser.value(device));
     window.resize(960, 700);
     window.show();
-    window.openImage(parser.value(image));
+    window.openPaths({parser.value(image)});
     const int pageIndex = QStringList{"predict", "train", "graphs", "kernels", "settings"}.indexOf(parser.value(page));
     if (pageIndex < 0) {
         std::fprintf(stderr, "libreyolo-studio: --page: '%s' is not predict, train, graphs, kernels or settings\n",

@@ -4,11 +4,9 @@
 // LIBREYOLO_GRAPH_PARITY_OUT set, the matrix is written there as markdown (docs/graph-parity.md).
 #include <QtTest/QtTest>
 
-#include <ATen/cuda/CUDAContext.h>
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -16,9 +14,9 @@
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
-#include "libreyolo/version.h"
 #include "predict/model_impl.h"
 #include "support/gated_detector.h"
+#include "support/gpu_report.h"
 #include "support/test_helpers.h"
 
 using namespace libreyolo;
@@ -300,13 +298,9 @@ private:
     }
 
     static void write_parity(const char* path, const std::string& rows, int failures) {
-        const std::time_t now = std::time(nullptr);
-        char date[32];
-        std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
         std::ofstream out(path);
         out << "# CUDA graph parity (inference)\n\n"
-            << "Run " << date << " on one " << at::cuda::getCurrentDeviceProperties()->name << ", LibTorch "
-            << torch_version() << ", by `tests/gpu/test_cuda_graphs` (`scripts/gpu-check.sh`).\n"
+            << testing::gpu_run_line("test_cuda_graphs")
             << "For every family, task and size in the registry, random-init weights (80 classes): capture at\n"
             << "640, then replay on two inputs from different distributions (uniform noise; a synthetic image of\n"
             << "gradients and filled shapes) and compare with the eager forward by `torch::equal`, bit for bit.\n"

@@ -15,6 +15,7 @@
 #include "libreyolo/synth.h"
 #include "libreyolo/train.h"
 #include "models/yolo9/loss.h"
+#include "support/synthetic_shapes.h"
 
 using namespace libreyolo;
 
@@ -137,17 +138,7 @@ private Q_SLOTS:
 private:
     QTemporaryDir dir_;
 
-    SynthSummary shapes(int n, int imgsz) {
-        SynthOptions s;
-        s.out = dir_.filePath(QString("shapes-%1-%2").arg(n).arg(imgsz)).toStdString();
-        s.n = n;
-        s.imgsz = imgsz;
-        s.format = "ppm";
-        if (!std::filesystem::exists(s.out + "/data.yaml")) return render_synthetic_dataset(s);
-        SynthSummary rendered;  // by an earlier test
-        rendered.data_yaml = s.out + "/data.yaml";
-        return rendered;
-    }
+    SynthSummary shapes(int n, int imgsz) { return testing::synthetic_shapes(dir_, n, imgsz); }
 };
 
 QTEST_APPLESS_MAIN(TestCudaTraining)

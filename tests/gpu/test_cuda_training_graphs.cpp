@@ -6,12 +6,10 @@
 // LIBREYOLO_GRAPH_TRAINING_PARITY_OUT set, the step-0 table is written there as markdown.
 #include <QtTest/QtTest>
 
-#include <ATen/cuda/CUDAContext.h>
 #include <cuda_runtime.h>
 
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,10 +24,11 @@
 #include "libreyolo/model.h"
 #include "libreyolo/synth.h"
 #include "libreyolo/train.h"
-#include "libreyolo/version.h"
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
+#include "support/gpu_report.h"
+#include "support/synthetic_shapes.h"
 #include "support/test_helpers.h"
 
 using namespace libreyolo;
@@ -275,26 +274,12 @@ private:
         return r;
     }
 
-    SynthSummary shapes(int n, int imgsz) {
-        SynthOptions s;
-        s.out = dir_.filePath(QString("shapes-%1-%2").arg(n).arg(imgsz)).toStdString();
-        s.n = n;
-        s.imgsz = imgsz;
-        s.format = "ppm";
-        if (!std::filesystem::exists(s.out + "/data.yaml")) return render_synthetic_dataset(s);
-        SynthSummary rendered;
-        rendered.data_yaml = s.out + "/data.yaml";
-        return rendered;
-    }
+    SynthSummary shapes(int n, int imgsz) { return testing::synthetic_shapes(dir_, n, imgsz); }
 
     static void write_parity(const char* path, const std::string& rows, int failures) {
-        const std::time_t now = std::time(nullptr);
-        char date[32];
-        std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
         std::ofstream out(path);
         out << "# CUDA graph parity (training)\n\n"
-            << "Run " << date << " on one " << at::cuda::getCurrentDeviceProperties()->name << ", LibTorch "
-            << torch_version() << ", by `tests/gpu/test_cuda_training_graphs` (`scripts/gpu-check.sh`).\n"
+            << testing::gpu_run_line("test_cuda_training_graphs")
             << "One real batch (8 synthetic-shape images at 640 through the training loader, mosaic on), seeded\n"
             << "random-init weights, the network in training mode. Step 0 is run three times from the same\n"
             << "weights and buffers: eager, eager again, and through the graphed network (forward and backward\n"

@@ -2,7 +2,6 @@
 // and shows the detections; a dropped folder fills the thumbnail strip; the view zooms and pans;
 // results save as annotated images and JSON; a bad file becomes a message, not a crash.
 #include <QApplication>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QListWidget>
@@ -13,6 +12,7 @@
 #include "main_window.h"
 #include "predict_controls.h"
 #include "prediction_view.h"
+#include "support/event_loop_watch.h"
 
 #include <opencv2/imgproc.hpp>
 #include <opencv2/videoio.hpp>
@@ -100,21 +100,13 @@ private Q_SLOTS:
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(folder)});
         QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-        QElapsedTimer clock;
-        qint64 last = 0, longestGap = 0;
-        QTimer timer;
-        connect(&timer, &QTimer::timeout, [&] {
-            longestGap = std::max(longestGap, clock.elapsed() - last);
-            last = clock.elapsed();
-        });
-        clock.start();
-        timer.start(20);
+        const libreyolo::testing::EventLoopWatch watch;
         // Straight to the window's event handler: QApplication::sendEvent does not deliver a
         // synthetic drop offscreen, with no drag in progress.
         static_cast<QObject&>(window).event(&drop);
         QVERIFY(shown.wait(120000));
-        timer.stop();
-        QVERIFY2(longestGap < 100, qPrintable(QString("the GUI thread stalled %1 ms").arg(longestGap)));
+        QVERIFY2(watch.longestGapMs() < 100,
+                 qPrintable(QString("the GUI thread stalled %1 ms").arg(watch.longestGapMs())));
         QVERIFY(shown.takeFirst().at(0).toInt() > 100);
         QCOMPARE(window.thumbnails()->count(), 3);
         QVERIFY(!window.thumbnails()->isHidden());

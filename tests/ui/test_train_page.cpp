@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "libreyolo/synth.h"
+#include "support/event_loop_watch.h"
 #include "train_page.h"
 
 class TestTrainPage : public QObject {
@@ -47,18 +48,19 @@ private Q_SLOTS:
         QCOMPARE(page.options().imgsz, 64);
         QSignalSpy finished(&page, &TrainPage::runFinished);
         // The GUI thread must keep turning while the worker trains.
-        int ticks = 0;
-        QTimer timer;
-        connect(&timer, &QTimer::timeout, [&] { ++ticks; });
-        timer.start(50);
+        const libreyolo::testing::EventLoopWatch watch;
         page.start();
         QVERIFY(page.isRunning());
         QVERIFY(finished.wait(300000));
         QCOMPARE(finished.first().at(1).toBool(), false);
         QVERIFY(!page.isRunning());
-        QVERIFY2(ticks >= 2, qPrintable(QString("timer fired %1 times").arg(ticks)));
+        QVERIFY2(watch.longestGapMs() < 100,
+                 qPrintable(QString("the GUI thread stalled %1 ms").arg(watch.longestGapMs())));
         QVERIFY(page.lossPlot()->graph(0)->dataCount() >= 2);   // 8 training images, batch 4
         QCOMPARE(page.metricPlot()->graph(0)->dataCount(), 1);  // validated after the last epoch
+        QCOMPARE(page.lossPlot()->graph(4)->dataCount(), 1);    // the epoch's mean loss
+        QCOMPARE(page.ratePlot()->graph(0)->dataCount(), page.lossPlot()->graph(0)->dataCount());  // lr per step
+        QVERIFY(page.ratePlot()->graph(1)->data()->at(0)->value > 0);                              // step ms
         const auto dir = std::filesystem::path(finished.first().at(0).toString().toStdString());
         QVERIFY(std::filesystem::exists(dir / "weights" / "last.safetensors"));
         QVERIFY(std::filesystem::exists(dir / "results.csv"));
