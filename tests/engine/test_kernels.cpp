@@ -2,7 +2,8 @@
 // the reference last), a predicate that throws (declines, one warning), an implementation that
 // fails when run (disabled, one warning, fall back), a slot without reference, the environment
 // overrides (LIBREYOLO_KERNELS, its legacy alias, LIBREYOLO_HUB_KERNELS), and predict going
-// through the nms slot.
+// through the nms slot; the fake_quant_fp8 reference (E4M3 grid, clamping, per-tensor and
+// per-channel scales, straight-through gradient) and its slot.
 #include <QtTest/QtTest>
 
 #include "support/test_helpers.h"
@@ -12,6 +13,7 @@
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
 #include "predict/nms.h"
+#include "quant/fake_quant.h"
 
 using namespace libreyolo;
 
@@ -129,6 +131,35 @@ private Q_SLOTS:
         QCOMPARE(kernel_policy().override_in_effect, std::string("none"));
         set_environment(nullptr, nullptr, nullptr);
         QVERIFY(kernel_policy().hub_kernels);
+    }
+
+    // E4M3 has 3 mantissa bits: 1, 1.125, 2.25, 3.5 and 448 are on its grid; 1.0625 lies halfway
+    // between 1 and 1.125 and rounds to even (1); beyond ±448 values clamp.
+    void fakeQuantFp8RoundsToTheE4M3Grid() {
+        const torch::Tensor x = torch::tensor({1.0f, 1.125f, -2.25f, 3.5f, 448.0f, 1.0625f, 1000.0f, -1000.0f, 0.0f});
+        const torch::Tensor want = torch::tensor({1.0f, 1.125f, -2.25f, 3.5f, 448.0f, 1.0f, 448.0f, -448.0f, 0.0f});
+        QVERIFY(torch::equal(quant::fake_quant_fp8_reference(x, torch::tensor(1.0f)), want));
+        // Scale 4: 1000 / 4 = 250 rounds to 256 (spacing 16 between 128 and 256), times 4.
+        QCOMPARE(quant::fake_quant_fp8_reference(torch::tensor({1000.0f}), torch::tensor(4.0f)).item<float>(), 1024.0f);
+        // A zero scale does not divide by zero.
+        QVERIFY(torch::isfinite(quant::fake_quant_fp8_reference(x, torch::tensor(0.0f))).all().item<bool>());
+    }
+
+    void fakeQuantFp8TakesPerChannelScalesAndPassesGradientsStraight() {
+        const torch::Tensor x = torch::tensor({{1.0f, 2.0f, 3.0f}, {1.0f, 2.0f, 3.0f}}).requires_grad_(true);
+        const torch::Tensor scale = torch::tensor({{1.0f}, {0.25f}});  // one per row
+        const torch::Tensor y = quant::fake_quant_fp8(x, scale);
+        QVERIFY(torch::equal(y[0], x[0].detach()));
+        // Row 1: 3 / 0.25 = 12 is on the grid, so every value survives there too.
+        QVERIFY(torch::equal(y[1], x[1].detach()));
+        const torch::Tensor off_grid = quant::fake_quant_fp8(torch::tensor({{1.0625f}}), torch::tensor({{1.0f}}));
+        QCOMPARE(off_grid.item<float>(), 1.0f);
+        (y * torch::tensor({{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}})).sum().backward();
+        QVERIFY(torch::equal(x.grad(), torch::tensor({{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}})));
+        bool listed = false;
+        for (const auto& slot : kernel_report())
+            listed = listed || (slot.slot == "fake_quant_fp8" && slot.active == "portable");
+        QVERIFY(listed);
     }
 
     // Last: it registers into the process's nms slot.

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "kernels/slot.h"
 
@@ -23,7 +24,9 @@ SlotBase::~SlotBase() {
 namespace libreyolo {
 
 std::vector<KernelSlotInfo> kernel_report() {
-    kernels::nms_slot();  // the built-in slots exist before the first call that uses them
+    // The built-in slots exist before the first call that uses them.
+    kernels::nms_slot();
+    kernels::fake_quant_fp8_slot();
     std::vector<KernelSlotInfo> report;
     for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());
     return report;
