@@ -119,7 +119,9 @@ void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
         Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
         stopVideo();
     }
-    reportGraphs();
+    // Only a graph mode captures or replays: eager predictions (every video frame among them)
+    // leave the table as it is.
+    if (options.cuda_graph != libreyolo::GraphMode::Off) reportGraphs();
 }
 
 void PredictWorker::captureGraph(int imgsz, int batch, const QString& dtype) {

@@ -19,7 +19,6 @@ public:
     // The next frame as RGB8 with rows of width·3 bytes; false at the end.
     bool next(std::vector<unsigned char>& rgb, int& width, int& height);
     double fps() const;
-    int frame_count() const;  // as the container says; 0 when unknown
     int frames_read() const;
 
     // Whether path names a video by its extension (.mp4, .avi, .mov, .mkv, ...).

@@ -10,15 +10,6 @@ std::int64_t reserved_bytes(c10::DeviceIndex device) {
     return stats.reserved_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].current;
 }
 
-std::string shape_of(const torch::Tensor& t) {
-    std::string s;
-    for (const std::int64_t d : t.sizes()) {
-        if (!s.empty()) s += 'x';
-        s += std::to_string(d);
-    }
-    return s;
-}
-
 Error capture_error(const c10::Error& e, const std::string& what) {
     const std::string message = e.what_without_backtrace();
     if (dynamic_cast<const c10::OutOfMemoryError*>(&e) || message.find("out of memory") != std::string::npos)

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "graphs/graph_key.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::graphs {
@@ -27,6 +28,5 @@ void abandon_capture(CaptureGraph& graph, c10::DeviceIndex device, at::cuda::Mem
 Error capture_error(const c10::Error& e, const std::string& what);
 
 std::int64_t reserved_bytes(c10::DeviceIndex device);
-std::string shape_of(const torch::Tensor& t);  // "8x3x640x640"
 
 }  // namespace libreyolo::graphs

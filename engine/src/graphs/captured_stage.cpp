@@ -43,7 +43,7 @@ CapturedStage::CapturedStage(const TensorList& example, const StageFunction& run
         }
         side.synchronize();
     } catch (const c10::Error& e) {
-        throw capture_error(e, "a " + shape_of(example.at(0)) + " forward");
+        throw capture_error(e, "a " + shape_of(example.at(0).sizes()) + " forward");
     }
     capture_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     pool_bytes_ = reserved_bytes(index) - reserved_before;

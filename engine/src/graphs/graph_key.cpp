@@ -4,9 +4,17 @@
 
 namespace libreyolo::graphs {
 
+std::string shape_of(c10::IntArrayRef sizes) {
+    std::string s;
+    for (const std::int64_t d : sizes) {
+        if (!s.empty()) s += 'x';
+        s += std::to_string(d);
+    }
+    return s;
+}
+
 std::string GraphKey::shape() const {
-    return std::to_string(batch) + "x" + std::to_string(channels) + "x" + std::to_string(height) + "x" +
-           std::to_string(width);
+    return shape_of({batch, channels, height, width});
 }
 
 std::string dtype_name(torch::Dtype dtype) {

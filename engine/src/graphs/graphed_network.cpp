@@ -22,7 +22,6 @@ struct GraphedNetwork::State {
     TensorList static_grad_params;   // written by the backward graph; undefined where unused
     std::int64_t replays = 0;
     double capture_ms = 0;
-    std::int64_t pool_bytes = 0;
 };
 
 namespace {
@@ -83,7 +82,6 @@ GraphedNetwork::GraphedNetwork(torch::nn::Module& module, TrainingForward forwar
     const c10::DeviceIndex index = example.device().index();
     const c10::cuda::CUDAGuard device_guard(index);
     const auto started = std::chrono::steady_clock::now();
-    const std::int64_t reserved_before = reserved_bytes(index);
     for (const torch::Tensor& p : module.parameters())
         if (p.requires_grad()) s.params.push_back(p);
     s.static_input = example.clone();
@@ -135,15 +133,12 @@ GraphedNetwork::GraphedNetwork(torch::nn::Module& module, TrainingForward forwar
         side.synchronize();
     } catch (const c10::Error& e) {
         if (capturing) abandon_capture(*capturing, index, pool);
-        throw capture_error(e, "the training step's network on " + shape_of(example));
+        throw capture_error(e, "the training step's network on " + shape_of(example.sizes()));
     } catch (...) {
         if (capturing) abandon_capture(*capturing, index, pool);
         throw;
     }
-    ready.record(side);
-    ready.block(caller);
     s.capture_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-    s.pool_bytes = reserved_bytes(index) - reserved_before;
 }
 
 GraphedNetwork::~GraphedNetwork() = default;
@@ -163,11 +158,8 @@ std::int64_t GraphedNetwork::replays() const {
 double GraphedNetwork::capture_ms() const {
     return state_->capture_ms;
 }
-std::int64_t GraphedNetwork::pool_bytes() const {
-    return state_->pool_bytes;
-}
 std::string GraphedNetwork::shape() const {
-    return shape_of(state_->static_input);
+    return shape_of(state_->static_input.sizes());
 }
 
 }  // namespace libreyolo::graphs

@@ -38,7 +38,6 @@ public:
 
     std::int64_t replays() const;
     double capture_ms() const;
-    std::int64_t pool_bytes() const;
     std::string shape() const;  // "8x3x640x640"
 
     struct State;

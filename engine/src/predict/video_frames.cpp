@@ -33,10 +33,6 @@ double VideoFrames::fps() const {
     return state_->reader.fps();
 }
 
-int VideoFrames::frame_count() const {
-    return state_->reader.frame_count();
-}
-
 int VideoFrames::frames_read() const {
     return state_->read;
 }

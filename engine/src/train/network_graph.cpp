@@ -37,7 +37,7 @@ std::vector<torch::Tensor> NetworkGraph::forward(const torch::Tensor& images, to
     if (graph_) {
         if (graph_->accepts(images)) return replay(images, eager);
         if (!said_other_shape_) {
-            announce_("cuda_graph: a batch of " + graphs::shape_of(images) + " runs eager; the graph holds " +
+            announce_("cuda_graph: a batch of " + graphs::shape_of(images.sizes()) + " runs eager; the graph holds " +
                       graph_->shape() + " (said once)");
             said_other_shape_ = true;
         }

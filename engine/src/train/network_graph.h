@@ -34,7 +34,6 @@ public:
     // A failure outside forward() (the backward replay): drop the graph for the rest of the run.
     void fall_back(const std::string& what);
 
-    bool active() const { return graph_ != nullptr; }
     std::int64_t replays() const;
     std::string status() const;  // one line for the result and the studio
 
