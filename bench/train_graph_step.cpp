@@ -1,7 +1,8 @@
 // Training step time, eager against the graphed network (CUDA graphs for the network's forward
 // and backward), replaying one real batch so that data loading stays out of the loop. A step is
 // what the trainer does per batch: forward (float16 autocast with amp), loss in float32, scaled
-// backward, GradScaler unscale/step/update, SGD, EMA. Fastest of `steps` steps after `warmup`.
+// backward, GradScaler unscale/step/update, SGD and EMA (the trainer's multi-tensor ones). Fastest of
+// `steps` steps after `warmup`.
 // Also: the eager network's own forward + backward (the ceiling of any gain), and the peak CUDA
 // memory of each arm.
 //   bench_train_graph_step data=YAML [sizes=t,s] [batches=2,8,16] [imgsz=640] [amp=true] [steps=24]
@@ -25,6 +26,8 @@
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
+#include "train/ema_blend.h"
+#include "train/foreach_sgd.h"
 #include "train/grad_scaler.h"
 
 namespace {
@@ -53,13 +56,14 @@ Arm run_arm(const std::string& size, int nc, const data::Batch& batch, int imgsz
     auto net = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(model.impl().net);
     net->train();
     const torch::Tensor images = batch.images.cuda(), targets = batch.targets.cuda();
-    torch::optim::SGD optimizer(net->parameters(), torch::optim::SGDOptions(0.01).momentum(0.937).nesterov(true));
+    training::ForeachSGD optimizer(net->parameters(), torch::optim::SGDOptions(0.01).momentum(0.937).nesterov(true));
     training::GradScaler scaler(torch::kCUDA);
     models::yolo9::YOLO9Loss loss_fn(nc);
-    std::vector<std::pair<torch::Tensor, torch::Tensor>> ema;
-    for (const auto& p : net->parameters()) ema.emplace_back(p.detach().clone(), p);
+    std::vector<torch::Tensor> ema, trained;
+    for (const auto& p : net->parameters()) trained.push_back(p.detach());
     for (const auto& b : net->buffers())
-        if (b.is_floating_point()) ema.emplace_back(b.clone(), b);
+        if (b.is_floating_point()) trained.push_back(b);
+    for (const auto& t : trained) ema.push_back(t.clone());
     const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
         const CudaAutocast autocast(amp);
         return net->forward_raw(x);
@@ -80,8 +84,7 @@ Arm run_arm(const std::string& size, int nc, const data::Batch& batch, int imgsz
         scaler.scale(parts.total).backward();
         scaler.step(optimizer);
         scaler.update();
-        torch::NoGradGuard no_grad;
-        for (auto& [e, m] : ema) e.mul_(0.999).add_(m.detach(), 0.001);
+        training::ema_blend(ema, trained, 0.999);
     };
     arm.step_ms = fastest_gpu_ms(step, warmup, steps);
     arm.peak_mib = peak_mib();

@@ -2,6 +2,7 @@
 # CUDA graphs in training, on the GPU host after scripts/gpu-check.sh built build-gpu/:
 #  1. step time eager vs graph replaying one real batch (bench_train_graph_step: yolo9 t and s,
 #     batch 2/8/16, 640, AMP), with peak memory and the network's share of a step;
+#     LibreYOLO 1.6.0's own trainer loop timed the same way (bench/libreyolo_train_graph_step.py);
 #  2. an end-to-end fine-tune of YOLOv9-t from the demo model's weights on a fresh synthetic set,
 #     eager vs --cuda-graph, same seed (`libreyolo train`), and LibreYOLO 1.6.0's trainer with
 #     cuda_graph False/True on the same data and weights.
@@ -22,6 +23,8 @@ DATA="$WORK/shapes/data.yaml"
 WEIGHTS=resources/models/yolo9t-shapes.safetensors
 
 "$BIN/bench_train_graph_step" data="$DATA" --json > "$OUT/train-graph-step.jsonl" 2>"$OUT/train-graph-step.log"
+PYTHONPATH="$SITE:bench" "$PY" bench/libreyolo_train_graph_step.py data="$DATA" sizes=t batches=2,8,16 \
+  project="$WORK/libreyolo-step" --json > "$OUT/libreyolo-graph-step.jsonl" 2>"$OUT/libreyolo-graph-step.log" || true
 
 finetune_ours() {  # name, extra flags
   local start end
@@ -42,7 +45,7 @@ finetune_ours() {  # name, extra flags
 } > "$OUT/finetune.jsonl"
 grep -h "cuda_graph" "$OUT"/finetune-ours-graph.log > "$OUT/finetune-ours-graph-lines.txt" || true
 
-"$PY" - "$OUT/train-graph-step.jsonl" "$OUT/finetune.jsonl" "$EPOCHS" > "$OUT/graph-training-bench.md" <<'PY'
+"$PY" - "$OUT/train-graph-step.jsonl" "$OUT/finetune.jsonl" "$EPOCHS" "$OUT/libreyolo-graph-step.jsonl" > "$OUT/graph-training-bench.md" <<'PY'
 import csv, datetime, json, subprocess, sys
 import torch
 steps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -73,6 +76,33 @@ for r in steps:
                f"{100 * r['network_ms'] / r['eager_step_ms']:.0f} % | {r['eager_peak_mib']:.0f} | "
                f"{r['graph_peak_mib']:.0f} ({100 * (r['graph_peak_mib'] / r['eager_peak_mib'] - 1):+.0f} %) | "
                f"{r['capture_ms']:.0f} |")
+theirs = {}
+for line in open(sys.argv[4]):
+    if line.strip():
+        r = json.loads(line)
+        theirs[(r["model"], r["batch"], r["cuda_graph"])] = r
+out += [
+    "",
+    "### Against LibreYOLO Python's step",
+    "",
+    "`bench/libreyolo_train_graph_step.py`: LibreYOLO 1.6.0's own trainer loop (`_train_epoch`, set up",
+    "by its `train()`, validation skipped) fed one batch of its own loader already on the GPU, eager",
+    "and with `cuda_graph=True` (its `make_graphed_callables` manager); a step is the interval between",
+    "two batch requests (CUDA events; its loop reads the loss back every step). Fastest of 24 after 5",
+    "warm-up steps, as ours. Its step also holds its per-step loss read-back and LR update.",
+    "",
+    "| model | batch | LibreYOLO eager ms | LibreYOLO graph ms | ours eager ms | ours graph ms | ours graph vs LibreYOLO graph |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+]
+for r in steps:
+    e, g = theirs.get((r["model"], r["batch"], False)), theirs.get((r["model"], r["batch"], True))
+    if not e or not g:
+        continue
+    captured = "" if g.get("captured") else " (not captured)"
+    out.append(f"| {r['model']} | {r['batch']} | {e['step_ms']:.2f} | {g['step_ms']:.2f}{captured} | "
+               f"{r['eager_step_ms']:.2f} | {r['graph_step_ms']:.2f} | {g['step_ms'] / r['graph_step_ms']:.2f}x |")
+if not theirs:
+    out.append("| LibreYOLO's step failed: see libreyolo-graph-step.log | | | | | | |")
 out += [
     "",
     "## End-to-end fine-tune",

@@ -185,6 +185,20 @@ private Q_SLOTS:
         }));
     }
 
+    // The backward replay fails inside autograd's backward: the trainer drops the graph and
+    // computes that batch again eagerly. Replays 1-3 completed; the 4th forward replay's backward
+    // failed, so 4 forward replays were made.
+    void aFailedBackwardReplayMidRunTrainsTheRestEager() {
+        std::vector<std::string> lines;
+        const TrainResult r = run("backward-fault", "backward:4", &lines);
+        QCOMPARE(r.epochs_run, 2);
+        QVERIFY2(r.cuda_graph.find("backward replay failed") != std::string::npos, r.cuda_graph.c_str());
+        QCOMPARE(r.graph_replays, std::int64_t{4});
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const auto& l) {
+            return l.find("the rest of the run trains eager") != std::string::npos;
+        }));
+    }
+
     void aFailedCaptureTrainsEager() {
         const TrainResult r = run("capture-fault", "capture", nullptr);
         QCOMPARE(r.epochs_run, 2);

@@ -21,6 +21,8 @@ struct GraphedNetwork::State {
     TensorList params;               // those requiring grad, in module order
     TensorList static_grad_params;   // written by the backward graph; undefined where unused
     std::int64_t replays = 0;
+    std::int64_t backward_replays = 0;
+    std::function<void(std::int64_t)> before_backward_replay;
     double capture_ms = 0;
 };
 
@@ -46,6 +48,8 @@ struct GraphedFunction : torch::autograd::Function<GraphedFunction> {
 
     static variable_list backward(AutogradContext* ctx, variable_list grads) {
         auto* state = reinterpret_cast<GraphedNetwork::State*>(ctx->saved_data["state"].toInt());
+        if (state->before_backward_replay) state->before_backward_replay(state->backward_replays + 1);
+        ++state->backward_replays;
         for (std::size_t i = 0; i < grads.size(); ++i) {
             if (grads[i].defined())
                 state->static_grad_outputs[i].copy_(grads[i]);
@@ -154,6 +158,9 @@ TensorList GraphedNetwork::operator()(const torch::Tensor& images) {
 
 std::int64_t GraphedNetwork::replays() const {
     return state_->replays;
+}
+void GraphedNetwork::set_before_backward_replay(std::function<void(std::int64_t)> hook) {
+    state_->before_backward_replay = std::move(hook);
 }
 double GraphedNetwork::capture_ms() const {
     return state_->capture_ms;

@@ -38,6 +38,9 @@ public:
 
     std::int64_t replays() const;
     double capture_ms() const;
+    // Called with the backward replay's number (1, 2, ...) just before it replays; what it throws
+    // propagates out of backward(). The trainer's fault injection uses it.
+    void set_before_backward_replay(std::function<void(std::int64_t)> hook);
     std::string shape() const;  // "8x3x640x640"
 
     struct State;

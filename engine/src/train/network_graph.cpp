@@ -51,6 +51,13 @@ std::vector<torch::Tensor> NetworkGraph::forward(const torch::Tensor& images, to
         fall_back(e.what());
         return eager(images);
     }
+    if (fault_.rfind("backward:", 0) == 0) {
+        const std::int64_t failing = std::stoll(fault_.substr(9));
+        graph_->set_before_backward_replay([failing](std::int64_t n) {
+            if (n == failing)
+                throw Error("cuda_graph: backward replay failed: injected by LIBREYOLO_TRAIN_GRAPH_FAULT");
+        });
+    }
     status_ = "graphed " + graph_->shape();
     announce_("cuda_graph: captured the network's forward and backward for " + graph_->shape() + " in " +
               std::to_string(static_cast<int>(graph_->capture_ms())) + " ms");

@@ -48,7 +48,8 @@ private:
     std::int64_t replays_before_fall_back_ = 0;
     bool said_other_shape_ = false;
     bool last_step_graphed_ = false;
-    // Test hook, LIBREYOLO_TRAIN_GRAPH_FAULT: "capture" fails the capture, "replay:N" the N-th replay.
+    // Test hook, LIBREYOLO_TRAIN_GRAPH_FAULT: "capture" fails the capture, "replay:N" the N-th
+    // forward replay, "backward:N" the N-th backward replay.
     std::string fault_;
 };
 

@@ -21,6 +21,8 @@
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
+#include "train/ema_blend.h"
+#include "train/foreach_sgd.h"
 #include "train/grad_scaler.h"
 #include "train/network_graph.h"
 #include "train/results_csv.h"
@@ -90,8 +92,8 @@ std::unique_ptr<torch::optim::Optimizer> grouped(torch::nn::Module& net, const O
 
 std::unique_ptr<torch::optim::Optimizer> make_optimizer(torch::nn::Module& net, const TrainOptions& o) {
     if (o.optimizer == "SGD")
-        return grouped<torch::optim::SGD>(net, torch::optim::SGDOptions(o.lr0).momentum(o.momentum).nesterov(true),
-                                          o.weight_decay);
+        return grouped<training::ForeachSGD>(net, torch::optim::SGDOptions(o.lr0).momentum(o.momentum).nesterov(true),
+                                             o.weight_decay);
     if (o.optimizer == "Adam")
         return grouped<torch::optim::Adam>(net, torch::optim::AdamOptions(o.lr0).betas({o.momentum, 0.999}),
                                            o.weight_decay);
@@ -118,20 +120,21 @@ void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double 
 struct Ema {
     std::unique_ptr<Model::Impl> impl;
     int64_t updates = 0;
-    // (EMA tensor, model tensor) for every floating-point entry, paired once: the optimizer and
-    // checkpoint loading update both in place, so the pairs stay valid for the whole run.
-    std::vector<std::pair<torch::Tensor, torch::Tensor>> pairs;
+    // The EMA's and the model's tensor for every floating-point entry, paired once by position: the
+    // optimizer and checkpoint loading update both in place, so they stay valid for the whole run.
+    std::vector<torch::Tensor> averaged, trained;
 
     void bind(torch::nn::Module& model) {
         const auto src = io::state_dict(model);
         for (auto& [k, v] : io::state_dict(*impl->net))
-            if (v.is_floating_point()) pairs.emplace_back(v, src.at(k));
+            if (v.is_floating_point()) {
+                averaged.push_back(v);
+                trained.push_back(src.at(k).detach());
+            }
     }
     void update() {
-        torch::NoGradGuard no_grad;
         ++updates;
-        const double d = 0.9999 * (1 - std::exp(-double(updates) / 2000.0));
-        for (auto& [ema, model] : pairs) ema.mul_(d).add_(model.detach(), 1 - d);
+        training::ema_blend(averaged, trained, 0.9999 * (1 - std::exp(-double(updates) / 2000.0)));
     }
 };
 
