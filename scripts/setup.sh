@@ -11,7 +11,7 @@ DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
-  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev
+  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev libcurl4-openssl-dev
   xvfb xauth python3-venv
 )
 

@@ -36,15 +36,19 @@ keys (defaults in brackets):
   cuda_graph=MODE   true: capture the forward as a CUDA graph for each new input shape, then
                     replay it; auto: capture when a shape comes a second time; false [false]
                     (CUDA only; NMS and scaling stay eager; a summary line at the end)
+  fused_attention=BOOL  attention on the fused scaled-dot-product kernels (true) or the manual
+                    equation, byte-exact to LibreYOLO (false) [the family's default]; says how
+                    many attention modules the model has
 flags:
   --json            print results as JSON on stdout
 )";
 
 int run_predict(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(argv,
-                                           {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
-                                            "vid_stride", "save", "project", "name", "exist_ok", "half", "cuda_graph"},
-                                           {"json"});
+    const Arguments args =
+        parse_arguments(argv,
+                        {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device", "vid_stride", "save",
+                         "project", "name", "exist_ok", "half", "cuda_graph", "fused_attention"},
+                        {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
     o.iou = args.get_float("iou", o.iou);
@@ -63,6 +67,12 @@ int run_predict(const std::vector<std::string>& argv) {
     Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
     warn_if_random(model);
     if (args.get_bool("half", false)) model.set_dtype("float16");
+    if (args.has("fused_attention")) {
+        const bool fused = args.get_bool("fused_attention", false);
+        const int modules = model.set_fused_attention(fused);
+        std::fprintf(stderr, "fused_attention=%s: %d attention module%s%s\n", fused ? "true" : "false", modules,
+                     modules == 1 ? "" : "s", modules == 0 ? " (this model has none; nothing changes)" : "");
+    }
     const ModelInfo info = model.info();
     const int imgsz = o.imgsz > 0 ? o.imgsz : info.imgsz;
 

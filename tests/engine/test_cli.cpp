@@ -88,6 +88,20 @@ private Q_SLOTS:
         QVERIFY2(random.err.contains("random weights"), qPrintable(random.err));
     }
 
+    void fusedAttentionSaysHowManyModulesItSwitched() {
+        const Run r = run_cli({"predict", "device=cpu", "fused_attention=true"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("fused_attention=true: 0 attention modules (this model has none"), qPrintable(r.err));
+        QVERIFY(r.out.contains("shapes.png"));
+    }
+
+    void kernelsListsSlotsAndPlugins() {
+        const Run r = run_cli({"kernels"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("nms —") && r.out.contains("fake_quant_fp8 —") && r.out.contains("plugins:"),
+                 qPrintable(r.out));
+    }
+
     void synthThenCheck() {
         const QString out = dir_.filePath("shapes");
         Run r = run_cli({"synth", "out=" + out, "n=6", "imgsz=96", "seed=2"});

@@ -19,6 +19,10 @@ struct FamilyTraits {
     std::set<std::string> cuda_graph_inference_tasks;
     // Tasks whose training step may be captured.
     std::set<std::string> cuda_graph_training_tasks;
+    // Whether its attention modules start on the fused kernels (SDPA): only where fused and manual
+    // outputs are byte-identical (a test checks it with fused_attention_is_byte_exact); else manual,
+    // the equation LibreYOLO's port runs, and Model::set_fused_attention opts in.
+    bool fused_attention_default = false;
 
     bool supports_cuda_graph_inference(std::string_view task) const;
     bool supports_cuda_graph_training(std::string_view task) const;

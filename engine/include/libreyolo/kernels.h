@@ -9,7 +9,7 @@ namespace libreyolo {
 
 struct KernelCandidate {
     std::string name;      // "portable", "cuda", ...
-    std::string provider;  // "reference", "libreyolo" (in-tree), or a hub plugin's provider name
+    std::string provider;  // "reference", "libreyolo-cuda" (in the engine), or a plugin's provider name
     bool available = true;
     // Why it is not the one in use ("" for the active one): the override in effect, its
     // predicate declined the last call, its predicate threw, it failed when run.
@@ -17,9 +17,9 @@ struct KernelCandidate {
 };
 
 struct KernelSlotInfo {
-    std::string slot;       // "nms"
-    std::string signature;  // what the slot computes, in words
-    std::string active;     // the implementation the last call used (or would use), or "unavailable"
+    std::string slot;                         // "nms"
+    std::string signature;                    // what the slot computes, in words
+    std::string active;                       // the implementation the last call used (or would use), or "unavailable"
     std::vector<KernelCandidate> candidates;  // most preferred first, the reference last
 };
 
@@ -28,7 +28,20 @@ struct KernelPolicyInfo {
     bool hub_kernels = true;         // false with LIBREYOLO_HUB_KERNELS=0
 };
 
+// A kernel plugin a manifest listed (the in-tree plugins' manifest, LIBREYOLO_HUB_MANIFEST).
+struct KernelPluginInfo {
+    std::string provider;
+    std::string source;  // "<repo>@<revision>" for a hub plugin, "in-tree", or the manifest that failed
+    std::string build;   // the build it was made for: "2.11.0, CUDA 13.0, sm_90"
+    std::string path;    // the file loaded or refused ("" before one was found)
+    // "loaded", "skipped: <build mismatch>", "not loaded: <not cached / download failed>",
+    // "refused: <SHA-256 mismatch, no entry point, ABI mismatch, ...>", "disabled: <failed when run>".
+    std::string state;
+};
+
 std::vector<KernelSlotInfo> kernel_report();
+// Loads the plugins first if that has not happened (and the policy allows hub plugins).
+std::vector<KernelPluginInfo> kernel_plugins();
 KernelPolicyInfo kernel_policy();
 // Reads LIBREYOLO_KERNELS, LIBREYOLO_QUANT_KERNELS (legacy, only when the first is unset) and
 // LIBREYOLO_HUB_KERNELS again (read once at first use otherwise).

@@ -72,6 +72,13 @@ public:
     // Weights for the same architecture from a .safetensors file (WeightsMismatch otherwise).
     void load_weights(const std::string& path);
 
+    // Attention modules (DETR-family encoders and decoders) compute with the fused
+    // scaled-dot-product kernels (enabled) or with the manual equation, byte-exact to LibreYOLO's
+    // ports; a family's default is FamilyTraits::fused_attention_default. Traces and exports always
+    // take the manual math. Returns how many attention modules the model has (0: none, nothing
+    // changes); a change releases the CUDA graphs.
+    int set_fused_attention(bool enabled);
+
     // CUDA graphs (cuda_graph.h). capture_graph moves the capture out of the first request:
     // imgsz 0 means the model's, dtype "" the model's (another dtype converts the model first).
     // Throws DeviceError on a CPU model, NotSupported for a family that has not opted in.

@@ -14,7 +14,7 @@ struct Policy {
     bool hub_enabled = true;
 
     // "" when the policy admits provider's implementations, else why not.
-    std::string refuses(const std::string& provider_name) const;
+    std::string refuses(const std::string& provider_name, bool from_hub = false) const;
 };
 
 Policy policy_from_environment();
@@ -22,5 +22,7 @@ Policy policy_from_environment();
 Policy current_policy();
 
 constexpr const char* kReferenceProvider = "reference";
+// The CUDA kernels compiled into the engine.
+constexpr const char* kInTreeCudaProvider = "libreyolo-cuda";
 
 }  // namespace libreyolo::kernels

@@ -24,9 +24,10 @@ SlotBase::~SlotBase() {
 namespace libreyolo {
 
 std::vector<KernelSlotInfo> kernel_report() {
-    // The built-in slots exist before the first call that uses them.
+    // The built-in slots exist before the first call that uses them; so do the plugins' candidates.
     kernels::nms_slot();
     kernels::fake_quant_fp8_slot();
+    kernels::ensure_hub_plugins_loaded();
     std::vector<KernelSlotInfo> report;
     for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());
     return report;

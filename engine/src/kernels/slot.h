@@ -18,6 +18,10 @@
 
 namespace libreyolo::kernels {
 
+// Where an implementation comes from: compiled into the engine, or a hub plugin (which
+// LIBREYOLO_HUB_KERNELS=0 turns off).
+enum class Origin { Builtin, Hub };
+
 class SlotBase {
 public:
     SlotBase(std::string name, std::string signature);
@@ -26,6 +30,8 @@ public:
     SlotBase& operator=(const SlotBase&) = delete;
     const std::string& name() const { return name_; }
     virtual KernelSlotInfo info() const = 0;
+    // Disables every implementation of provider in this slot, without a warning of its own.
+    virtual void disable_provider(const std::string& provider, const std::string& reason) = 0;
 
 protected:
     std::string name_, signature_;
@@ -33,6 +39,13 @@ protected:
 
 // Every slot of the process, in construction order.
 std::vector<SlotBase*>& all_slots();
+
+// An implementation failed when run: the rest of its provider (a plugin disables itself as a
+// whole) is disabled in every slot, and the hub's report says why.
+void provider_failed(const std::string& provider, const std::string& reason);
+
+// Loads the hub plugins the environment asks for, once per process (kernels/hub/hub.cpp).
+void ensure_hub_plugins_loaded();
 
 template <class Signature>
 class Slot;
@@ -49,13 +62,27 @@ public:
           reference_name_(std::move(reference_name)) {}
 
     // Registered later means preferred. predicate may be empty (accepts every call).
-    void register_impl(const std::string& name, const std::string& provider, Function fn, Predicate predicate = {}) {
+    void register_impl(const std::string& name, const std::string& provider, Function fn, Predicate predicate = {},
+                       Origin origin = Origin::Builtin) {
         const std::lock_guard lock(mutex_);
         auto impl = std::make_shared<Impl>();
         impl->name = name;
         impl->provider = provider;
         impl->fn = std::move(fn);
         impl->predicate = std::move(predicate);
+        impl->origin = origin;
+        impls_.insert(impls_.begin(), std::move(impl));
+    }
+
+    // A candidate that cannot run in this process (a CUDA kernel without a CUDA device): listed,
+    // never chosen.
+    void register_unavailable(const std::string& name, const std::string& provider, const std::string& why) {
+        const std::lock_guard lock(mutex_);
+        auto impl = std::make_shared<Impl>();
+        impl->name = name;
+        impl->provider = provider;
+        impl->disabled = true;
+        impl->disabled_reason = why;
         impls_.insert(impls_.begin(), std::move(impl));
     }
 
@@ -66,6 +93,7 @@ public:
 
     // Runs the chosen implementation. Throws NotSupported when none applies and there is no reference.
     R operator()(Args... args) {
+        ensure_hub_plugins_loaded();
         for (;;) {
             const std::shared_ptr<Impl> chosen = choose(args...);
             if (!chosen) {
@@ -78,6 +106,15 @@ public:
                 disable(*chosen, std::string("failed when run: ") + e.what());
             }
         }
+    }
+
+    void disable_provider(const std::string& provider, const std::string& reason) override {
+        const std::lock_guard lock(mutex_);
+        for (const auto& impl : impls_)
+            if (impl->provider == provider && !impl->disabled) {
+                impl->disabled = true;
+                impl->disabled_reason = reason;
+            }
     }
 
     KernelSlotInfo info() const override {
@@ -93,7 +130,8 @@ public:
             KernelCandidate c{impl.name, impl.provider, !impl.disabled, ""};
             if (impl.disabled)
                 c.passed_over = impl.disabled_reason;
-            else if (const std::string refused = policy.refuses(impl.provider); !refused.empty())
+            else if (const std::string refused = policy.refuses(impl.provider, impl.origin == Origin::Hub);
+                     !refused.empty())
                 c.passed_over = refused;
             else if (found)
                 c.passed_over = "a later registration is preferred";
@@ -121,6 +159,7 @@ private:
         bool last_declined = false;
         std::string last_declined_reason;
         bool warned_predicate = false;
+        Origin origin = Origin::Builtin;
     };
 
     std::shared_ptr<Impl> choose(const Args&... args) {
@@ -128,7 +167,7 @@ private:
         const std::lock_guard lock(mutex_);
         for (const auto& entry : impls_) {
             Impl& impl = *entry;
-            if (impl.disabled || !policy.refuses(impl.provider).empty()) continue;
+            if (impl.disabled || !policy.refuses(impl.provider, impl.origin == Origin::Hub).empty()) continue;
             bool accepts = true;
             try {
                 accepts = !impl.predicate || impl.predicate(args...);
@@ -147,12 +186,17 @@ private:
         return nullptr;
     }
 
+    // One warning; the rest of the provider goes quietly (provider_failed).
     void disable(Impl& impl, const std::string& reason) {
-        const std::lock_guard lock(mutex_);
-        impl.disabled = true;
-        impl.disabled_reason = reason;
+        {
+            const std::lock_guard lock(mutex_);
+            if (impl.disabled) return;  // another thread's call failed first and said so
+            impl.disabled = true;
+            impl.disabled_reason = reason;
+        }
         log_warning("kernels", name_ + ": " + impl.name + " (" + impl.provider + ") " + reason +
                                    "; disabled for the rest of the process, falling back");
+        provider_failed(impl.provider, name_ + ": " + impl.name + " " + reason);
     }
 
     mutable std::mutex mutex_;

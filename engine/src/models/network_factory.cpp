@@ -2,6 +2,7 @@
 
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
+#include "models/common/attention_policy.h"
 #include "models/yolo9/yolo9.h"
 
 namespace libreyolo::models {
@@ -37,9 +38,13 @@ Detector build_network(const NetworkSpec& spec) {
     const FamilyTraits& traits = family_traits(spec.name.family);
     if (std::find(traits.tasks.begin(), traits.tasks.end(), spec.name.task) == traits.tasks.end())
         throw UnknownModel("model family " + traits.family + " has no task '" + spec.name.task + "'");
+    Detector net;
     if (spec.name.family == "yolo9")
-        return std::make_shared<yolo9::YOLO9Impl>(spec.name.size, spec.nc, spec.class_hidden);
-    throw UnknownModel("no network builder for family '" + spec.name.family + "'");
+        net = std::make_shared<yolo9::YOLO9Impl>(spec.name.size, spec.nc, spec.class_hidden);
+    else
+        throw UnknownModel("no network builder for family '" + spec.name.family + "'");
+    set_fused_attention(*net, traits.fused_attention_default);
+    return net;
 }
 
 NetworkSpec infer_network_spec(const std::map<std::string, torch::Tensor>& weights, const io::CheckpointMeta& meta,

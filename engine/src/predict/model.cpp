@@ -10,6 +10,7 @@
 #include "libreyolo/log.h"
 #include "libreyolo/version.h"
 #include "models/coco_names.h"
+#include "models/common/attention_policy.h"
 #include "models/flop_counter.h"
 #include "predict/model_impl.h"
 
@@ -173,6 +174,12 @@ void Model::set_dtype(const std::string& dtype) {
     impl_->graphs.release();
     impl_->net->to(target);
     impl_->dtype = target;
+}
+
+int Model::set_fused_attention(bool enabled) {
+    const int modules = models::set_fused_attention(*impl_->net, enabled);
+    if (modules > 0) impl_->graphs.release();
+    return modules;
 }
 
 void Model::load_weights(const std::string& path) {

@@ -1,7 +1,7 @@
 #include "predict/postprocess.h"
 
-#include "predict/letterbox.h"
 #include "kernels/nms_slot.h"
+#include "predict/letterbox.h"
 
 namespace libreyolo::predict {
 
@@ -24,12 +24,8 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
         conf = conf.index_select(0, top);
         class_ids = class_ids.index_select(0, top);
     }
-    // The selection above runs where the prediction is (the GPU, for a CUDA model); only the
-    // candidates come to the host for NMS.
-    boxes = boxes.to(torch::kCPU);
-    conf = conf.to(torch::kCPU);
-    class_ids = class_ids.to(torch::kCPU);
-
+    // Everything up to the kept detections runs where the prediction is (the GPU, for a CUDA
+    // model), so a CUDA NMS in the kernel registry applies; the portable one copies to the host.
     // Top-left padding: undoing the letterbox is a division by the ratio.
     const LetterboxGeometry g = letterbox_geometry(o.orig_h, o.orig_w, o.input_h, o.input_w);
     boxes = boxes / g.ratio;
@@ -46,15 +42,15 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     }
     if (boxes.size(0) == 0) return {};
 
-    torch::Tensor keep = kernels::nms_slot()(boxes, conf, class_ids, o.iou);
+    torch::Tensor keep = kernels::nms_slot()(boxes, conf, class_ids, o.iou).to(boxes.device());
     if (keep.numel() > o.max_det) {
         torch::Tensor order = std::get<1>(conf.index_select(0, keep).topk(o.max_det));
         keep = keep.index_select(0, order);
     }
 
-    torch::Tensor kb = boxes.index_select(0, keep).contiguous();
-    torch::Tensor ks = conf.index_select(0, keep).contiguous();
-    torch::Tensor kc = class_ids.index_select(0, keep).contiguous();
+    torch::Tensor kb = boxes.index_select(0, keep).to(torch::kCPU).contiguous();
+    torch::Tensor ks = conf.index_select(0, keep).to(torch::kCPU).contiguous();
+    torch::Tensor kc = class_ids.index_select(0, keep).to(torch::kCPU).contiguous();
     auto b = kb.accessor<float, 2>();
     auto s = ks.accessor<float, 1>();
     auto c = kc.accessor<int64_t, 1>();

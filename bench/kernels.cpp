@@ -1,0 +1,105 @@
+// Each accelerated kernel of the registry against its reference, on the GPU (spec 003): the
+// fake_quant_fp8 CUDA kernel vs the reference's torch operations on the same device (8M elements,
+// per-tensor and per-channel scales), and the CUDA NMS plugin vs the portable NMS (30,000
+// candidates: the CUDA one from device tensors, the portable one from host tensors as prediction
+// used to give it). Median of `runs` after `warmup`; GPU work timed with CUDA events, the portable
+// NMS with the host clock.
+//   bench_kernels [elements=8388608] [candidates=30000] [runs=50] [warmup=10] [--json]
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+
+#include "bench_common.h"
+#include "gpu_timing.h"
+
+#include "kernels/fake_quant_slot.h"
+#include "kernels/nms_slot.h"
+#include "libreyolo/kernels.h"
+#include "libreyolo/version.h"
+#include "predict/nms.h"
+#include "quant/fake_quant.h"
+
+namespace {
+
+using namespace libreyolo;
+
+std::string active(const std::string& slot) {
+    for (const KernelSlotInfo& s : kernel_report())
+        if (s.slot == slot) return s.active;
+    return "";
+}
+
+void report(bool json, const std::string& kernel, const std::string& shape, const std::string& impl,
+            double reference_ms, double fast_ms) {
+    if (json)
+        std::printf(
+            "{\"kernel\": \"%s\", \"shape\": \"%s\", \"impl\": \"%s\", \"reference_ms\": %.4f, "
+            "\"accelerated_ms\": %.4f, \"speedup\": %.2f, \"libtorch\": \"%s\"}\n",
+            kernel.c_str(), shape.c_str(), impl.c_str(), reference_ms, fast_ms, reference_ms / fast_ms,
+            torch_version().c_str());
+    else
+        std::printf("%s %s: reference %.3f ms, %s %.3f ms (%.1fx)\n", kernel.c_str(), shape.c_str(), reference_ms,
+                    impl.c_str(), fast_ms, reference_ms / fast_ms);
+    std::fflush(stdout);
+}
+
+void bench_fake_quant(std::int64_t elements, int warmup, int runs, bool json) {
+    torch::manual_seed(0);
+    const torch::Tensor x = torch::randn({elements / 4096, 4096}, torch::kCUDA);
+    for (const auto& [shape, scale] :
+         {std::pair{std::string("per tensor"), torch::full({}, 0.02f, torch::kCUDA)},
+          std::pair{std::string("per channel"), torch::rand({elements / 4096, 1}, torch::kCUDA) * 0.05f}}) {
+        torch::Tensor out;
+        const double reference = median_gpu_ms([&] { out = quant::fake_quant_fp8_reference(x, scale); }, warmup, runs);
+        const double fast = median_gpu_ms([&] { out = kernels::fake_quant_fp8_slot()(x, scale); }, warmup, runs);
+        if (!torch::equal(out, quant::fake_quant_fp8_reference(x, scale)))
+            throw std::runtime_error("fake_quant_fp8: the accelerated output differs from the reference");
+        report(json, "fake_quant_fp8", std::to_string(elements) + " float32, " + shape, active("fake_quant_fp8"),
+               reference, fast);
+    }
+}
+
+void bench_nms(std::int64_t n, int warmup, int runs, bool json) {
+    torch::manual_seed(0);
+    for (const std::int64_t classes : {80, 1}) {
+        const torch::Tensor xy = torch::rand({n, 2}) * 640;
+        const torch::Tensor boxes = torch::cat({xy, xy + 4 + torch::rand({n, 2}) * 120}, 1);
+        const torch::Tensor scores = torch::rand({n});
+        const torch::Tensor cls = torch::randint(0, classes, {n}, torch::kLong);
+        std::vector<double> host_ms;
+        torch::Tensor reference;
+        for (int i = 0; i < warmup / 5 + runs / 5; ++i) {
+            const auto start = std::chrono::steady_clock::now();
+            reference = predict::nms_keep(boxes, scores, cls, 0.45);
+            if (i >= warmup / 5)
+                host_ms.push_back(
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        }
+        const torch::Tensor b = boxes.cuda(), s = scores.cuda(), c = cls.cuda();
+        torch::Tensor fast;
+        const double cuda_ms = median_gpu_ms([&] { fast = kernels::nms_slot()(b, s, c, 0.45); }, warmup, runs);
+        if (!torch::equal(fast.cpu(), reference)) throw std::runtime_error("nms: the CUDA kept indices differ");
+        report(json, "nms", std::to_string(n) + " candidates, " + std::to_string(classes) + " classes", active("nms"),
+               median(host_ms), cuda_ms);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::map<std::string, std::string> args = {
+        {"elements", "8388608"}, {"candidates", "30000"}, {"runs", "50"}, {"warmup", "10"}};
+    bool json = false;
+    if (!parse_bench_args(argc, argv, "bench_kernels", args, json)) return 2;
+    try {
+        if (!torch::cuda::is_available()) throw std::runtime_error("needs a CUDA device");
+        const int warmup = std::stoi(args["warmup"]), runs = std::stoi(args["runs"]);
+        bench_fake_quant(std::stoll(args["elements"]), warmup, runs, json);
+        bench_nms(std::stoll(args["candidates"]), warmup, runs, json);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_kernels: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

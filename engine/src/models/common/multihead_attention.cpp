@@ -1,0 +1,93 @@
+#include "models/common/multihead_attention.h"
+
+#include <cmath>
+
+#include "libreyolo/errors.h"
+#include "models/common/attention_policy.h"
+
+namespace libreyolo::models {
+namespace F = torch::nn::functional;
+
+MultiheadAttentionImpl::MultiheadAttentionImpl(std::int64_t embed_dim, std::int64_t num_heads, bool batch_first)
+    : embed_dim_(embed_dim), num_heads_(num_heads), batch_first_(batch_first) {
+    if (num_heads <= 0 || embed_dim % num_heads != 0)
+        throw InvalidArgument("attention: embed_dim " + std::to_string(embed_dim) + " is not divisible by " +
+                              std::to_string(num_heads) + " heads");
+    in_proj_weight = register_parameter("in_proj_weight", torch::empty({3 * embed_dim, embed_dim}));
+    in_proj_bias = register_parameter("in_proj_bias", torch::zeros({3 * embed_dim}));
+    out_proj = register_module("out_proj", torch::nn::Linear(embed_dim, embed_dim));
+    torch::nn::init::xavier_uniform_(in_proj_weight);
+    torch::nn::init::zeros_(out_proj->bias);
+}
+
+torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, const torch::Tensor& key_in,
+                                              const torch::Tensor& value_in, const torch::Tensor& attn_mask) {
+    // Sequence first inside, as PyTorch's implementation.
+    const torch::Tensor query = batch_first_ ? query_in.transpose(0, 1) : query_in;
+    const torch::Tensor key = batch_first_ ? (key_in.is_same(query_in) ? query : key_in.transpose(0, 1)) : key_in;
+    const torch::Tensor value = batch_first_ ? (value_in.is_same(key_in) ? key : value_in.transpose(0, 1)) : value_in;
+    const std::int64_t tgt_len = query.size(0), bsz = query.size(1), src_len = key.size(0);
+    const std::int64_t head_dim = embed_dim_ / num_heads_;
+
+    // The in-projection as PyTorch packs it: one GEMM when q, k and v are one tensor, two when k and
+    // v are, three otherwise (the results differ in the last bit between these forms).
+    torch::Tensor q, k, v;
+    if (key.is_same(query) && value.is_same(key)) {
+        const auto qkv = F::linear(query, in_proj_weight, in_proj_bias)
+                             .unflatten(-1, {3, embed_dim_})
+                             .unsqueeze(0)
+                             .transpose(0, -2)
+                             .squeeze(-2)
+                             .contiguous();
+        q = qkv[0], k = qkv[1], v = qkv[2];
+    } else if (value.is_same(key)) {
+        const auto w = in_proj_weight.split({embed_dim_, 2 * embed_dim_});
+        const auto b = in_proj_bias.split({embed_dim_, 2 * embed_dim_});
+        q = F::linear(query, w[0], b[0]);
+        const auto kv = F::linear(key, w[1], b[1])
+                            .unflatten(-1, {2, embed_dim_})
+                            .unsqueeze(0)
+                            .transpose(0, -2)
+                            .squeeze(-2)
+                            .contiguous();
+        k = kv[0], v = kv[1];
+    } else {
+        const auto w = in_proj_weight.chunk(3);
+        const auto b = in_proj_bias.chunk(3);
+        q = F::linear(query, w[0], b[0]);
+        k = F::linear(key, w[1], b[1]);
+        v = F::linear(value, w[2], b[2]);
+    }
+    q = q.view({tgt_len, bsz * num_heads_, head_dim}).transpose(0, 1);
+    k = k.view({src_len, bsz * num_heads_, head_dim}).transpose(0, 1);
+    v = v.view({src_len, bsz * num_heads_, head_dim}).transpose(0, 1);
+
+    torch::Tensor mask = attn_mask;
+    if (mask.defined() && mask.scalar_type() == torch::kBool)
+        mask = torch::zeros_like(mask, q.options()).masked_fill_(mask, -std::numeric_limits<float>::infinity());
+    if (mask.defined() && mask.dim() == 2) mask = mask.unsqueeze(0);
+
+    torch::Tensor out;
+    if (fused_attn && !manual_attention_required()) {
+        std::optional<torch::Tensor> m;  // an undefined tensor is not "no mask" to SDPA
+        if (mask.defined())
+            m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len})
+                                  : mask.view({bsz, num_heads_, tgt_len, src_len});
+        out = at::scaled_dot_product_attention(q.view({bsz, num_heads_, tgt_len, head_dim}),
+                                               k.view({bsz, num_heads_, src_len, head_dim}),
+                                               v.view({bsz, num_heads_, src_len, head_dim}), m)
+                  .permute({2, 0, 1, 3})
+                  .contiguous()
+                  .view({bsz * tgt_len, embed_dim_});
+    } else {
+        const torch::Tensor q_scaled = q * std::sqrt(1.0 / static_cast<double>(head_dim));
+        torch::Tensor weights = mask.defined() ? torch::baddbmm(mask, q_scaled, k.transpose(-2, -1))
+                                               : torch::bmm(q_scaled, k.transpose(-2, -1));
+        weights = torch::softmax(weights, -1);
+        out = torch::bmm(weights, v).transpose(0, 1).contiguous().view({tgt_len * bsz, embed_dim_});
+    }
+    out = out_proj(out).view({tgt_len, bsz, embed_dim_});
+    return batch_first_ ? out.transpose(0, 1) : out;
+}
+
+}  // namespace libreyolo::models

@@ -1,0 +1,150 @@
+// The CUDA kernels of the registry against their references on the GPU (spec 003's admission
+// rule): fake_quant_fp8's forward bit-identical to the reference (per tensor, per channel, per
+// activation channel; values past ±448·s, subnormal, zero, NaN) and its gradient the
+// straight-through estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its
+// manifest, keeping the same indices as the portable NMS on fixtures from 1 to 30,000 boxes
+// (ties, degenerate boxes, 1 and 80 classes, both sides of the 1,000-box split), and predict on a
+// CUDA model going through it with the same detections as the portable NMS.
+#include <QtTest/QtTest>
+
+#include "kernels/fake_quant_slot.h"
+#include "kernels/nms_slot.h"
+#include "libreyolo/device.h"
+#include "libreyolo/image.h"
+#include "libreyolo/kernels.h"
+#include "libreyolo/model.h"
+#include "predict/nms.h"
+#include "quant/fake_quant.h"
+
+using namespace libreyolo;
+
+namespace {
+
+std::string active(const std::string& slot) {
+    for (const KernelSlotInfo& s : kernel_report())
+        if (s.slot == slot) return s.active;
+    return "";
+}
+
+// Values spread over the E4M3 range and past it for a scale of about 1/64.
+torch::Tensor spread(std::vector<std::int64_t> shape) {
+    torch::Tensor x = torch::randn(shape, torch::kCUDA) * 4;
+    x.view(-1).slice(0, 0, 16).copy_(torch::tensor({0.0f, -0.0f, 1e-6f, -3e-5f, 7.0f, -7.0f, 1e3f, -1e3f, 6.9f, 2.5e-4f,
+                                                    1e-30f, 448.0f / 64, 449.0f / 64, 3.0f, -100.0f, 0.5f},
+                                                   torch::kCUDA));
+    return x;
+}
+
+struct NmsCase {
+    std::int64_t n, classes;
+    double iou;
+};
+
+}  // namespace
+
+class TestCudaKernels : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init() {
+        if (!cuda_available()) QSKIP("no usable CUDA device");
+    }
+
+    void fakeQuantCudaMatchesTheReferenceExactly() {
+        torch::manual_seed(0);
+        struct Case {
+            const char* what;
+            torch::Tensor x, scale;
+        };
+        const std::vector<Case> cases = {
+            {"per tensor, 8M", spread({8 << 20}), torch::full({}, 1.0f / 64, torch::kCUDA)},
+            {"per output channel (64,32,3,3)", spread({64, 32, 3, 3}), torch::rand({64, 1, 1, 1}, torch::kCUDA) / 32},
+            {"per activation channel (8,64,40,40)", spread({8, 64, 40, 40}),
+             torch::rand({1, 64, 1, 1}, torch::kCUDA) / 32},
+            {"trailing axis (100,48)", spread({100, 48}), torch::rand({48}, torch::kCUDA) / 32},
+            {"tiny scale", spread({4096}), torch::full({1}, 1e-14f, torch::kCUDA)},
+        };
+        for (const Case& c : cases) {
+            const torch::Tensor reference = quant::fake_quant_fp8_reference(c.x, c.scale);
+            QCOMPARE(kernels::fake_quant_fp8_slot()(c.x, c.scale).sizes(), reference.sizes());
+            QVERIFY2(active("fake_quant_fp8") == "cuda", c.what);
+            const torch::Tensor fast = kernels::fake_quant_fp8_slot()(c.x, c.scale);
+            QVERIFY2(torch::equal(fast, reference), c.what);
+            QVERIFY2(torch::equal(fast.cpu(), quant::fake_quant_fp8_reference(c.x.cpu(), c.scale.cpu())), c.what);
+
+            const torch::Tensor x = c.x.clone().requires_grad_(true);
+            const torch::Tensor upstream = torch::randn_like(x);
+            kernels::fake_quant_fp8_slot()(x, c.scale).backward(upstream);
+            const double grad_error = (x.grad() - upstream).abs().max().item<double>();
+            QVERIFY2(grad_error <= 1e-6, c.what);
+        }
+        const torch::Tensor nan = torch::tensor({1.0f, NAN, -2.0f}, torch::kCUDA);
+        const torch::Tensor out = kernels::fake_quant_fp8_slot()(nan, torch::full({}, 0.5f, torch::kCUDA)).cpu();
+        QVERIFY(std::isnan(out[1].item<float>()));
+        QCOMPARE(out[0].item<float>(), 1.0f);
+    }
+
+    void theFakeQuantReferenceStaysForOtherInputs() {
+        const torch::Tensor half = torch::randn({64}, torch::kCUDA).to(torch::kFloat16);
+        kernels::fake_quant_fp8_slot()(half.to(torch::kFloat32).t().contiguous(), torch::full({}, 0.1f));
+        QCOMPARE(active("fake_quant_fp8"), std::string("portable"));  // the scale is on the CPU
+    }
+
+    void cudaNmsPluginKeepsThePortableIndices() {
+        bool loaded = false;
+        for (const KernelPluginInfo& p : kernel_plugins())
+            if (p.provider == "libreyolo-cuda-nms") {
+                qInfo("libreyolo-cuda-nms: %s", p.state.c_str());
+                loaded = p.state == "loaded";
+            }
+        QVERIFY(loaded);
+        torch::manual_seed(1);
+        const std::vector<NmsCase> cases = {{1, 1, 0.45},     {50, 1, 0.45},     {999, 80, 0.45},
+                                            {1000, 80, 0.7},  {1001, 80, 0.45},  {5000, 1, 0.5},
+                                            {5000, 80, 0.45}, {30000, 80, 0.45}, {30000, 3, 0.6}};
+        for (const NmsCase& c : cases) {
+            const torch::Tensor xy = torch::rand({c.n, 2}) * 640;
+            torch::Tensor boxes = torch::cat({xy, xy + 4 + torch::rand({c.n, 2}) * 120}, 1);
+            boxes.slice(0, 0, std::min<std::int64_t>(c.n, 5))
+                .select(1, 2)
+                .copy_(boxes.slice(0, 0, std::min<std::int64_t>(c.n, 5)).select(1, 0));  // zero-area boxes
+            // Scores on a coarse grid: many ties, which the order must break as the portable NMS does.
+            const torch::Tensor scores = (torch::rand({c.n}) * 50).floor() / 50;
+            const torch::Tensor classes = torch::randint(0, c.classes, {c.n}, torch::kLong);
+            const torch::Tensor reference = predict::nms_keep(boxes, scores, classes, c.iou);
+            const torch::Tensor fast = kernels::nms_slot()(boxes.cuda(), scores.cuda(), classes.cuda(), c.iou);
+            QCOMPARE(active("nms"), std::string("cuda-bitmask"));
+            const std::string what = std::to_string(c.n) + " boxes, " + std::to_string(c.classes) + " classes";
+            QVERIFY2(fast.is_cuda(), what.c_str());
+            QVERIFY2(torch::equal(fast.cpu(), reference), what.c_str());
+        }
+    }
+
+    void predictOnCudaUsesTheCudaNmsWithTheSameDetections() {
+        Model model = Model::load(default_model(), "cuda");
+        std::vector<unsigned char> pixels(640 * 480 * 3);
+        for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
+        const ImageView view{pixels.data(), 640, 480, 640 * 3, PixelFormat::RGB8};
+        PredictOptions o;
+        o.conf = 0.001f;  // many candidates
+        const Result fast = model.predict(std::vector<ImageView>{view}, o).front();
+        QCOMPARE(active("nms"), std::string("cuda-bitmask"));
+        qputenv("LIBREYOLO_KERNELS", "reference");
+        reload_kernel_environment();
+        const Result portable = model.predict(std::vector<ImageView>{view}, o).front();
+        QCOMPARE(active("nms"), std::string("portable"));
+        qunsetenv("LIBREYOLO_KERNELS");
+        reload_kernel_environment();
+        qInfo("%zu detections", fast.boxes.size());
+        QVERIFY(fast.boxes.size() > 10);
+        QCOMPARE(fast.boxes.size(), portable.boxes.size());
+        for (std::size_t i = 0; i < fast.boxes.size(); ++i) {
+            QCOMPARE(fast.boxes[i].cls, portable.boxes[i].cls);
+            QCOMPARE(fast.boxes[i].conf, portable.boxes[i].conf);
+            QCOMPARE(fast.boxes[i].x1, portable.boxes[i].x1);
+            QCOMPARE(fast.boxes[i].y2, portable.boxes[i].y2);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCudaKernels)
+#include "test_cuda_kernels.moc"
