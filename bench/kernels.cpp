@@ -1,9 +1,10 @@
 // Each accelerated kernel of the registry against its reference, on the GPU (spec 003): the
 // fake_quant_fp8 CUDA kernel vs the reference's torch operations on the same device (8M elements,
-// per-tensor and per-channel scales), and the CUDA NMS plugin vs the portable NMS (30,000
-// candidates: the CUDA one from device tensors, the portable one from host tensors as prediction
-// used to give it). Median of `runs` after `warmup`; GPU work timed with CUDA events, the portable
-// NMS with the host clock.
+// per-tensor and per-channel scales), the CUDA NMS plugin vs the portable NMS (30,000 candidates:
+// the CUDA one from device tensors, the portable one from host tensors as prediction used to give
+// it), and fused (SDPA) vs manual attention in float16 autocast at the shapes of RT-DETR's AIFI
+// encoder layer (256 channels, 8 heads, the stride-32 map of a 640 and a 1280 input). Median of
+// `runs` after `warmup`; GPU work timed with CUDA events, the portable NMS with the host clock.
 //   bench_kernels [elements=8388608] [candidates=30000] [runs=50] [warmup=10] [--json]
 #include <chrono>
 #include <cstdio>
@@ -13,10 +14,12 @@
 #include "bench_common.h"
 #include "gpu_timing.h"
 
+#include "core/autocast.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/version.h"
+#include "models/common/multihead_attention.h"
 #include "predict/nms.h"
 #include "quant/fake_quant.h"
 
@@ -85,6 +88,29 @@ void bench_nms(std::int64_t n, int warmup, int runs, bool json) {
     }
 }
 
+void bench_attention(int warmup, int runs, bool json) {
+    torch::manual_seed(0);
+    models::MultiheadAttention attention(256, 8);
+    attention->to(torch::kCUDA);
+    torch::NoGradGuard no_grad;
+    for (const auto& [batch, side] : {std::pair{8, 20}, std::pair{8, 40}, std::pair{32, 20}}) {
+        const torch::Tensor x = torch::randn({side * side, batch, 256}, torch::kCUDA);
+        const torch::Tensor pos = torch::randn_like(x);
+        const auto layer = [&] {
+            const CudaAutocast autocast(true);
+            const torch::Tensor q = x + pos;  // AIFI: query = key = src + pos, value = src
+            return attention(q, q, x);
+        };
+        attention->fused_attn = false;
+        const double manual = median_gpu_ms(layer, warmup, runs);
+        attention->fused_attn = true;
+        const double fused = median_gpu_ms(layer, warmup, runs);
+        report(json, "attention",
+               std::to_string(batch) + "x" + std::to_string(side * side) + " tokens, 256 ch, 8 heads, fp16", "sdpa",
+               manual, fused);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +123,7 @@ int main(int argc, char** argv) {
         const int warmup = std::stoi(args["warmup"]), runs = std::stoi(args["runs"]);
         bench_fake_quant(std::stoll(args["elements"]), warmup, runs, json);
         bench_nms(std::stoll(args["candidates"]), warmup, runs, json);
+        bench_attention(warmup, runs, json);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_kernels: %s\n", e.what());
         return 1;

@@ -1,6 +1,7 @@
 # `cmake --install` into a scratch prefix, then the installed programs run from there: the CLI
-# predicts with the demo model it finds in share/, and the studio (when built) renders a window.
-# cmake -DBUILD_DIR=... -DPREFIX=... -DGUI=ON|OFF -P install_check.cmake
+# predicts with the demo model it finds in share/, lists the installed kernel plugin (when built,
+# byte for byte the file its manifest pins), and the studio (when built) renders a window.
+# cmake -DBUILD_DIR=... -DPREFIX=... -DGUI=ON|OFF -DPLUGINS=ON|OFF -P install_check.cmake
 file(REMOVE_RECURSE "${PREFIX}")
 execute_process(COMMAND ${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${PREFIX}" RESULT_VARIABLE rc
                 OUTPUT_QUIET)
@@ -29,6 +30,19 @@ execute_process(COMMAND "${PREFIX}/bin/libreyolo" predict device=cpu OUTPUT_VARI
                 RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "shapes.png")
   message(FATAL_ERROR "installed libreyolo predict failed (${rc}):\n${out}\n${err}")
+endif()
+if(PLUGINS)
+  set(kernels "${PREFIX}/lib/libreyolo/kernels")
+  file(READ "${kernels}/manifest.json" manifest)
+  string(REGEX MATCH "\"sha256\": \"([0-9a-f]+)\"" _ "${manifest}")
+  file(SHA256 "${kernels}/libreyolo_cuda_nms.so" installed_sha)
+  if(NOT installed_sha STREQUAL CMAKE_MATCH_1)
+    message(FATAL_ERROR "the installed libreyolo_cuda_nms.so (${installed_sha}) is not the file its manifest pins")
+  endif()
+  execute_process(COMMAND "${PREFIX}/bin/libreyolo" kernels OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "libreyolo-cuda-nms \\(in-tree")
+    message(FATAL_ERROR "installed libreyolo kernels (${rc}) does not list the installed plugin:\n${out}")
+  endif()
 endif()
 if(GUI)
   set(ENV{QT_QPA_PLATFORM} offscreen)

@@ -177,6 +177,14 @@
         <source>passed over: %1</source>
         <translation>scartato: %1</translation>
     </message>
+    <message>
+        <source>Plugins</source>
+        <translation>Plugin</translation>
+    </message>
+    <message>
+        <source>none listed</source>
+        <translation>nessuno elencato</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>

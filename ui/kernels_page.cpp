@@ -49,6 +49,21 @@ void KernelsPage::refresh() {
         }
         item->setExpanded(true);
     }
+    // The kernel plugins the manifests list (the in-tree ones, LIBREYOLO_HUB_MANIFEST's), with
+    // where each comes from and what became of it.
+    auto* plugins = new QTreeWidgetItem(tree_);
+    plugins->setText(0, tr("Plugins"));
+    const std::vector<libreyolo::KernelPluginInfo> listed = libreyolo::kernel_plugins();
+    if (listed.empty()) plugins->setText(3, tr("none listed"));
+    for (const libreyolo::KernelPluginInfo& p : listed) {
+        auto* child = new QTreeWidgetItem(plugins);
+        child->setText(0, QString::fromStdString(p.provider));
+        child->setText(1, QString::fromStdString(p.source));
+        child->setText(2, p.state == "loaded" ? tr("yes") : tr("no"));
+        child->setText(3, QString::fromStdString(p.state + (p.build.empty() ? "" : " (" + p.build + ")")));
+        child->setToolTip(3, QString::fromStdString(p.path));
+    }
+    plugins->setExpanded(true);
 }
 
 QString KernelsPage::policyText() const {

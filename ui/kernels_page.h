@@ -1,7 +1,8 @@
 #pragma once
 // The Kernels page: per kernel slot the implementation in use, the candidates with their provider
-// (reference, in-tree, hub), whether each is available and why it was passed over, and the
-// override in effect; read from the engine's registry whenever the page is shown or refreshed.
+// (reference, in-tree, hub), whether each is available and why it was passed over, the kernel
+// plugins with their state, and the override in effect; read from the engine's registry whenever
+// the page is shown or refreshed.
 #include <QWidget>
 
 class QLabel;

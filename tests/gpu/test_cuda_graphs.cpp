@@ -4,6 +4,8 @@
 // LIBREYOLO_GRAPH_PARITY_OUT set, the matrix is written there as markdown (docs/graph-parity.md).
 #include <QtTest/QtTest>
 
+#include "support/patterned_image.h"
+
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
@@ -175,9 +177,8 @@ private Q_SLOTS:
 
     void predictWithGraphsGivesTheEagerBoxes() {
         Model model = Model::load(default_model(), "cuda");
-        std::vector<unsigned char> pixels(640 * 480 * 3);
-        for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
-        const ImageView view{pixels.data(), 640, 480, 640 * 3, PixelFormat::RGB8};
+        const testing::PatternedImage image;
+        const ImageView view = image.view();
         PredictOptions o;
         o.conf = 0.01f;
         o.batch = 2;

@@ -7,6 +7,8 @@
 // CUDA model going through it with the same detections as the portable NMS.
 #include <QtTest/QtTest>
 
+#include "support/patterned_image.h"
+
 #include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/device.h"
@@ -121,9 +123,8 @@ private Q_SLOTS:
 
     void predictOnCudaUsesTheCudaNmsWithTheSameDetections() {
         Model model = Model::load(default_model(), "cuda");
-        std::vector<unsigned char> pixels(640 * 480 * 3);
-        for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
-        const ImageView view{pixels.data(), 640, 480, 640 * 3, PixelFormat::RGB8};
+        const testing::PatternedImage image;
+        const ImageView view = image.view();
         PredictOptions o;
         o.conf = 0.001f;  // many candidates
         const Result fast = model.predict(std::vector<ImageView>{view}, o).front();

@@ -14,6 +14,7 @@
 #include "graph_table_model.h"
 #include "graphs_page.h"
 #include "kernels_page.h"
+#include "libreyolo/kernels.h"
 #include "main_window.h"
 #include "predict_controls.h"
 #include "settings_page.h"
@@ -125,8 +126,8 @@ private Q_SLOTS:
                  qPrintable(tabs.join(", ")));
     }
 
-    // The Kernels page reads the engine's registry: the nms slot and its portable reference, and
-    // the override the Settings page puts in effect.
+    // The Kernels page reads the engine's registry: the nms slot and its portable reference, the
+    // kernel plugins as the engine lists them, and the override the Settings page puts in effect.
     void kernelsPageShowsTheRegistryAndTheOverride() {
         KernelsPage page;
         QTreeWidgetItem* nms = nullptr;
@@ -136,6 +137,12 @@ private Q_SLOTS:
         QVERIFY(nms->text(3).startsWith("uses portable"));
         QCOMPARE(nms->child(nms->childCount() - 1)->text(1), QString("reference"));
         QVERIFY(page.policyText().contains("none"));
+        QTreeWidgetItem* plugins = page.tree()->topLevelItem(page.tree()->topLevelItemCount() - 1);
+        QCOMPARE(plugins->text(0), QString("Plugins"));
+        const auto listed = libreyolo::kernel_plugins();
+        QCOMPARE(plugins->childCount(), static_cast<int>(listed.size()));
+        for (int i = 0; i < plugins->childCount(); ++i)
+            QVERIFY(plugins->child(i)->text(3).startsWith(QString::fromStdString(listed[i].state)));
         StudioSettings().setKernelOverride("reference");
         page.refresh();
         QVERIFY2(page.policyText().contains("LIBREYOLO_KERNELS=reference"), qPrintable(page.policyText()));
