@@ -22,10 +22,8 @@ Policy& cached() {
 
 std::string Policy::refuses(const std::string& provider_name, bool from_hub) const {
     if (provider_name == kReferenceProvider) return "";
-    if (from_hub && !hub_enabled)
-        return mode == Mode::ReferenceOnly ? "references forced by " + source
-                                           : "hub plugins off (LIBREYOLO_HUB_KERNELS=0)";
     if (mode == Mode::ReferenceOnly) return "references forced by " + source;
+    if (from_hub && !hub_enabled) return "hub plugins off (LIBREYOLO_HUB_KERNELS=0)";
     if (mode == Mode::OneProvider && provider_name != provider) return "only provider '" + provider + "' by " + source;
     return "";
 }

@@ -64,26 +64,24 @@ public:
     // Registered later means preferred. predicate may be empty (accepts every call).
     void register_impl(const std::string& name, const std::string& provider, Function fn, Predicate predicate = {},
                        Origin origin = Origin::Builtin) {
-        const std::lock_guard lock(mutex_);
-        auto impl = std::make_shared<Impl>();
-        impl->name = name;
-        impl->provider = provider;
-        impl->fn = std::move(fn);
-        impl->predicate = std::move(predicate);
-        impl->origin = origin;
-        impls_.insert(impls_.begin(), std::move(impl));
+        Impl impl;
+        impl.name = name;
+        impl.provider = provider;
+        impl.fn = std::move(fn);
+        impl.predicate = std::move(predicate);
+        impl.origin = origin;
+        add(std::move(impl));
     }
 
     // A candidate that cannot run in this process (a CUDA kernel without a CUDA device): listed,
     // never chosen.
     void register_unavailable(const std::string& name, const std::string& provider, const std::string& why) {
-        const std::lock_guard lock(mutex_);
-        auto impl = std::make_shared<Impl>();
-        impl->name = name;
-        impl->provider = provider;
-        impl->disabled = true;
-        impl->disabled_reason = why;
-        impls_.insert(impls_.begin(), std::move(impl));
+        Impl impl;
+        impl.name = name;
+        impl.provider = provider;
+        impl.disabled = true;
+        impl.disabled_reason = why;
+        add(std::move(impl));
     }
 
     bool has_implementation() const {
@@ -161,6 +159,11 @@ private:
         bool warned_predicate = false;
         Origin origin = Origin::Builtin;
     };
+
+    void add(Impl impl) {
+        const std::lock_guard lock(mutex_);
+        impls_.insert(impls_.begin(), std::make_shared<Impl>(std::move(impl)));
+    }
 
     std::shared_ptr<Impl> choose(const Args&... args) {
         const Policy policy = current_policy();

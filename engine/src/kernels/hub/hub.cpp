@@ -1,5 +1,6 @@
 #include "kernels/hub/hub.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -156,6 +157,9 @@ namespace libreyolo::kernels {
 namespace fs = std::filesystem;
 
 void ensure_hub_plugins_loaded() {
+    // Every slot call comes here: once both kinds of plugins are in, no lock is taken again.
+    static std::atomic<bool> settled{false};
+    if (settled.load(std::memory_order_acquire)) return;
     static bool in_tree_loaded = false, hub_loaded = false;
     const std::lock_guard lock(hub::hub_mutex());
     // Loading registers implementations, which can construct slots: not again from inside.
@@ -174,6 +178,7 @@ void ensure_hub_plugins_loaded() {
         hub_loaded = true;
     }
     loading = false;
+    settled.store(in_tree_loaded && hub_loaded, std::memory_order_release);
 }
 
 void provider_failed(const std::string& provider, const std::string& reason) {

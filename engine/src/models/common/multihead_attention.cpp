@@ -7,6 +7,14 @@
 
 namespace libreyolo::models {
 namespace F = torch::nn::functional;
+namespace {
+
+// The parts of a packed projection (..., parts · E), as PyTorch unpacks them.
+std::vector<torch::Tensor> unpack(const torch::Tensor& packed, std::int64_t parts, std::int64_t embed_dim) {
+    return packed.unflatten(-1, {parts, embed_dim}).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous().unbind(0);
+}
+
+}  // namespace
 
 MultiheadAttentionImpl::MultiheadAttentionImpl(std::int64_t embed_dim, std::int64_t num_heads, bool batch_first)
     : embed_dim_(embed_dim), num_heads_(num_heads), batch_first_(batch_first) {
@@ -33,23 +41,13 @@ torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, con
     // v are, three otherwise (the results differ in the last bit between these forms).
     torch::Tensor q, k, v;
     if (key.is_same(query) && value.is_same(key)) {
-        const auto qkv = F::linear(query, in_proj_weight, in_proj_bias)
-                             .unflatten(-1, {3, embed_dim_})
-                             .unsqueeze(0)
-                             .transpose(0, -2)
-                             .squeeze(-2)
-                             .contiguous();
+        const auto qkv = unpack(F::linear(query, in_proj_weight, in_proj_bias), 3, embed_dim_);
         q = qkv[0], k = qkv[1], v = qkv[2];
     } else if (value.is_same(key)) {
         const auto w = in_proj_weight.split({embed_dim_, 2 * embed_dim_});
         const auto b = in_proj_bias.split({embed_dim_, 2 * embed_dim_});
         q = F::linear(query, w[0], b[0]);
-        const auto kv = F::linear(key, w[1], b[1])
-                            .unflatten(-1, {2, embed_dim_})
-                            .unsqueeze(0)
-                            .transpose(0, -2)
-                            .squeeze(-2)
-                            .contiguous();
+        const auto kv = unpack(F::linear(key, w[1], b[1]), 2, embed_dim_);
         k = kv[0], v = kv[1];
     } else {
         const auto w = in_proj_weight.chunk(3);
