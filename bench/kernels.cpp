@@ -3,9 +3,14 @@
 // per-tensor and per-channel scales), the CUDA NMS plugin vs the portable NMS (30,000 candidates:
 // the CUDA one from device tensors, the portable one from host tensors as prediction used to give
 // it), and fused (SDPA) vs manual attention in float16 autocast at the shapes of RT-DETR's AIFI
-// encoder layer (256 channels, 8 heads, the stride-32 map of a 640 and a 1280 input). Median of
-// `runs` after `warmup`; GPU work timed with CUDA events, the portable NMS with the host clock.
+// encoder layer (256 channels, 8 heads, the stride-32 map of a 640 and a 1280 input), launched
+// eagerly and replayed from a CUDA graph (as a graphed model runs it: no launch cost, only GPU
+// work). Median of `runs` after `warmup`; GPU work timed with CUDA events, the portable NMS with
+// the host clock.
 //   bench_kernels [elements=8388608] [candidates=30000] [runs=50] [warmup=10] [--json]
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAGuard.h>
+
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -88,6 +93,22 @@ void bench_nms(std::int64_t n, int warmup, int runs, bool json) {
     }
 }
 
+// GPU time of fn replayed from a CUDA graph: warmed up and captured on a side stream, as the
+// engine's graphs are.
+template <typename Fn>
+double median_graph_ms(Fn&& fn, int warmup, int runs) {
+    at::cuda::CUDAGraph graph;
+    {
+        const c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
+        for (int i = 0; i < 3; ++i) fn();
+        graph.capture_begin();
+        fn();
+        graph.capture_end();
+    }
+    torch::cuda::synchronize();
+    return median_gpu_ms([&] { graph.replay(); }, warmup, runs);
+}
+
 void bench_attention(int warmup, int runs, bool json) {
     torch::manual_seed(0);
     models::MultiheadAttention attention(256, 8);
@@ -101,13 +122,16 @@ void bench_attention(int warmup, int runs, bool json) {
             const torch::Tensor q = x + pos;  // AIFI: query = key = src + pos, value = src
             return attention(q, q, x);
         };
+        const std::string shape =
+            std::to_string(batch) + "x" + std::to_string(side * side) + " tokens, 256 ch, 8 heads, fp16";
         attention->fused_attn = false;
         const double manual = median_gpu_ms(layer, warmup, runs);
+        const double manual_graph = median_graph_ms(layer, warmup, runs);
         attention->fused_attn = true;
         const double fused = median_gpu_ms(layer, warmup, runs);
-        report(json, "attention",
-               std::to_string(batch) + "x" + std::to_string(side * side) + " tokens, 256 ch, 8 heads, fp16", "sdpa",
-               manual, fused);
+        const double fused_graph = median_graph_ms(layer, warmup, runs);
+        report(json, "attention", shape + ", eager", "sdpa", manual, fused);
+        report(json, "attention", shape + ", CUDA graph", "sdpa", manual_graph, fused_graph);
     }
 }
 

@@ -4,12 +4,12 @@
 namespace libreyolo::cli {
 
 extern const Command kPredictCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand, kSynthCommand,
-    kCheckCommand, kKernelsCommand, kVersionCommand;
+    kCheckCommand, kKernelsCommand, kQuantizeCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> table = {kPredictCommand, kTrainCommand,   kValCommand,
-                                               kInfoCommand,    kConvertCommand, kSynthCommand,
-                                               kCheckCommand,   kKernelsCommand, kVersionCommand};
+    static const std::vector<Command> table = {kPredictCommand, kTrainCommand,    kValCommand,   kInfoCommand,
+                                               kConvertCommand, kQuantizeCommand, kSynthCommand, kCheckCommand,
+                                               kKernelsCommand, kVersionCommand};
     return table;
 }
 

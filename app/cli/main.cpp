@@ -26,7 +26,8 @@ void print_usage(std::ostream& out) {
            "  libreyolo train data=datasets/shapes/data.yaml epochs=50\n"
            "  libreyolo val model=runs/train/exp/weights/best.safetensors data=datasets/shapes/data.yaml\n"
            "  libreyolo info model=yolo9-t\n"
-           "  libreyolo convert LibreYOLO9t.pt LibreYOLO9t.safetensors\n";
+           "  libreyolo convert LibreYOLO9t.pt LibreYOLO9t.safetensors\n"
+           "  libreyolo quantize model=best.safetensors calib=datasets/shapes/data.yaml\n";
 }
 
 bool wants_help(const std::vector<std::string>& argv) {

@@ -48,12 +48,14 @@ int run_info(const std::vector<std::string>& argv) {
     const int imgsz = args.get_int("imgsz", info.imgsz);
     const double gflops = model.gflops(imgsz);
     const FamilyTraits& traits = family_traits(info.family);
+    const std::optional<QuantInfo> quant = model.quant_info();
     if (args.flags.count("json")) {
         std::printf(
             "{\"family\": \"%s\", \"size\": \"%s\", \"task\": \"%s\", \"nc\": %d, \"parameters\": %lld, "
-            "\"gflops\": %.3f, \"imgsz\": %d, \"device\": \"%s\", \"source\": \"%s\"}\n",
+            "\"gflops\": %.3f, \"imgsz\": %d, \"device\": \"%s\", \"source\": \"%s\", \"quant\": %s}\n",
             info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc, static_cast<long long>(info.parameters),
-            gflops, imgsz, info.device.c_str(), info.source.c_str());
+            gflops, imgsz, info.device.c_str(), info.source.c_str(),
+            quant ? ("\"" + quant->recipe + "\"").c_str() : "null");
         return 0;
     }
     std::printf("model       %s-%s (%s)\n", info.family.c_str(), info.size.c_str(), traits.display_name.c_str());
@@ -64,6 +66,14 @@ int run_info(const std::vector<std::string>& argv) {
     std::printf("GFLOPs      %.1f (imgsz %d)\n", gflops, imgsz);
     std::printf("imgsz       %d\n", info.imgsz);
     std::printf("device      %s\n", info.device.c_str());
+    if (quant)
+        std::printf("quant       %s, simulated, %d convolutions (%s)\n", quant->recipe.c_str(), quant->module_count,
+                    quant->calibrated ? ("calibrated on " + std::to_string(quant->calib_samples) + " images, " +
+                                         quant->calib_algorithm)
+                                            .c_str()
+                                      : "not calibrated: weight-only");
+    else
+        std::printf("quant       none (float)\n");
     std::printf("cuda graph  %s\n",
                 traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
     return 0;

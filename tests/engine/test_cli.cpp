@@ -37,7 +37,7 @@ private Q_SLOTS:
         r = run_cli({"--help"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("predict"));
-        for (const char* command : {"predict", "info", "convert"}) {
+        for (const char* command : {"predict", "info", "convert", "quantize"}) {
             r = run_cli({command, "--help"});
             QCOMPARE(r.code, 0);
             QVERIFY(r.out.contains(QString("libreyolo %1").arg(command)));
@@ -120,6 +120,34 @@ private Q_SLOTS:
         r = run_cli({"check", "data=" + dir_.filePath("nope.yaml")});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains("nope.yaml"));
+    }
+
+    void quantizeWritesACheckpointThatLoadsQuantized() {
+        const QString data = dir_.filePath("qshapes");
+        Run r = run_cli({"synth", "out=" + data, "n=6", "imgsz=96", "seed=4"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString out = dir_.filePath("demo-fp8.safetensors");
+        r = run_cli({"quantize", "calib=" + data + "/data.yaml", "imgsz=96", "device=cpu", "out=" + out, "--json"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto j = nlohmann::json::parse(r.out.toStdString());
+        QCOMPARE(j["recipe"].get<std::string>(), std::string("fp8"));
+        QVERIFY(j["calibrated"].get<bool>());
+        QCOMPARE(j["calib_samples"].get<int>(), 5);
+        QVERIFY(j["module_counts"]["conv_fp8"].get<int>() > 50);
+        r = run_cli({"info", "model=" + out});
+        QVERIFY2(r.out.contains("quant       fp8, simulated"), qPrintable(r.out));
+        r = run_cli({"predict", "model=" + out, "source=" + data + "/images/val", "device=cpu"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+
+        r = run_cli({"quantize", "device=cpu"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("calib"));
+        r = run_cli({"quantize", "calib=" + dir_.filePath("nowhere"), "device=cpu"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("calib: ") && r.err.contains("nowhere"), qPrintable(r.err));
+        r = run_cli({"quantize", "calib=none", "recipe=int8", "device=cpu"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("'int8' is not available"), qPrintable(r.err));
     }
 
     void badInputIsExplained_data() {

@@ -23,6 +23,10 @@ struct FamilyTraits {
     // outputs are byte-identical (a test checks it with fused_attention_is_byte_exact); else manual,
     // the equation LibreYOLO's port runs, and Model::set_fused_attention opts in.
     bool fused_attention_default = false;
+    // Model::quantize recipes (quantize.h) and the module-name patterns that stay in float by
+    // default (LibreYOLO's _FAMILY_KEEP_HIGH_PRECISION: first layer and head).
+    std::set<std::string> quant_recipes;
+    std::vector<std::string> quant_keep_high_precision;
 
     bool supports_cuda_graph_inference(std::string_view task) const;
     bool supports_cuda_graph_training(std::string_view task) const;

@@ -3,11 +3,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "libreyolo/cuda_graph.h"
 #include "libreyolo/image.h"
+#include "libreyolo/quantize.h"
 #include "libreyolo/results.h"
 
 namespace libreyolo {
@@ -78,6 +80,18 @@ public:
     // take the manual math. Returns how many attention modules the model has (0: none, nothing
     // changes); a change releases the CUDA graphs.
     int set_fused_attention(bool enabled);
+
+    // Simulated quantization in place (quantize.h): selects the family's convolutions outside
+    // the keep list, calibrates their input ranges on the calibration images, releases the CUDA
+    // graphs and returns the manifest. Throws NotSupported for a family or recipe without
+    // quantization, InvalidArgument when already quantized or for a bad option, FileNotFound for
+    // missing calibration images; a failed calibration leaves the model as it was. save() then
+    // writes a quantized checkpoint that load() rebuilds.
+    QuantInfo quantize(const QuantizeOptions& options = {});
+    // Plain float convolutions again with the same weights (no-op when not quantized); releases
+    // the CUDA graphs.
+    void dequantize();
+    std::optional<QuantInfo> quant_info() const;  // nullopt: a float model
 
     // CUDA graphs (cuda_graph.h). capture_graph moves the capture out of the first request:
     // imgsz 0 means the model's, dtype "" the model's (another dtype converts the model first).

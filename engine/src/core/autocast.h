@@ -33,3 +33,29 @@ private:
 };
 
 }  // namespace libreyolo
+
+namespace libreyolo {
+
+// Autocast off on CPU and CUDA for the scope (a float32 island inside an autocast region), the
+// previous state restored on exit.
+class AutocastOff {
+public:
+    AutocastOff()
+        : cuda_was_enabled_(at::autocast::is_autocast_enabled(at::kCUDA)),
+          cpu_was_enabled_(at::autocast::is_autocast_enabled(at::kCPU)) {
+        at::autocast::set_autocast_enabled(at::kCUDA, false);
+        at::autocast::set_autocast_enabled(at::kCPU, false);
+    }
+    ~AutocastOff() {
+        at::autocast::set_autocast_enabled(at::kCUDA, cuda_was_enabled_);
+        at::autocast::set_autocast_enabled(at::kCPU, cpu_was_enabled_);
+    }
+    AutocastOff(const AutocastOff&) = delete;
+    AutocastOff& operator=(const AutocastOff&) = delete;
+
+private:
+    bool cuda_was_enabled_;
+    bool cpu_was_enabled_;
+};
+
+}  // namespace libreyolo

@@ -54,7 +54,17 @@ const std::vector<FamilyTraits>& registered_families() {
         // Inference graphs (detect): replay bit-identically for t/s/m/c, fp32/fp16, batch 1/8
         // (docs/graph-parity.md). Training graphs (detect): step-0 loss and BatchNorm buffers
         // bit-identical to eager (docs/graph-training-parity.md).
-        FamilyTraits{"yolo9", "YOLOv9", {"t", "s", "m", "c"}, {"detect"}, 640, {"detect"}, {"detect"}, false},
+        // Quantization: LibreYOLO's fp8 recipe in simulation, first conv and head kept in float.
+        FamilyTraits{"yolo9",
+                     "YOLOv9",
+                     {"t", "s", "m", "c"},
+                     {"detect"},
+                     640,
+                     {"detect"},
+                     {"detect"},
+                     false,
+                     {"fp8"},
+                     {"head.", "backbone.conv0."}},
     };
     return families;
 }

@@ -12,9 +12,9 @@ FlopScope::~FlopScope() {
     active_scope = previous_;
 }
 
-void count_conv_flops(const torch::nn::Conv2d& conv, const torch::Tensor& output) {
+void count_conv_flops(const torch::nn::Conv2dImpl& conv, const torch::Tensor& output) {
     if (active_scope == nullptr) return;
-    const double per_output_pixel = static_cast<double>(conv->weight.numel());
+    const double per_output_pixel = static_cast<double>(conv.weight.numel());
     active_scope->total_ += 2.0 * per_output_pixel * output.size(0) * output.size(2) * output.size(3);
 }
 

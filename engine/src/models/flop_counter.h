@@ -15,11 +15,11 @@ public:
     double total() const { return total_; }
 
 private:
-    friend void count_conv_flops(const torch::nn::Conv2d& conv, const torch::Tensor& output);
+    friend void count_conv_flops(const torch::nn::Conv2dImpl& conv, const torch::Tensor& output);
     double total_ = 0;
     FlopScope* previous_ = nullptr;
 };
 
-void count_conv_flops(const torch::nn::Conv2d& conv, const torch::Tensor& output);
+void count_conv_flops(const torch::nn::Conv2dImpl& conv, const torch::Tensor& output);
 
 }  // namespace libreyolo::models

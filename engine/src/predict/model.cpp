@@ -13,6 +13,7 @@
 #include "models/common/attention_policy.h"
 #include "models/flop_counter.h"
 #include "predict/model_impl.h"
+#include "quant/quantize_network.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -36,6 +37,22 @@ torch::Dtype parse_dtype(const std::string& dtype) {
     if (dtype == "float32" || dtype == "fp32") return torch::kFloat32;
     if (dtype == "float16" || dtype == "fp16" || dtype == "half") return torch::kFloat16;
     throw InvalidArgument("dtype: '" + dtype + "' is not float32 or float16");
+}
+
+// A quantized checkpoint carries LibreYOLO's manifest under "quant": the same convolutions are
+// prepared before the weights load, so its _q_* buffers have somewhere to go.
+std::optional<QuantInfo> apply_quant_structure(models::DetectorImpl& net,
+                                               const std::map<std::string, std::string>& metadata,
+                                               const std::string& source) {
+    auto it = metadata.find("quant");
+    if (it == metadata.end()) return std::nullopt;
+    QuantInfo info = quant::parse_manifest(it->second, source);
+    for (const auto& c : quant::selectable_convs(net, info.keep_high_precision)) c.module->prepare_fp8();
+    return info;
+}
+
+void refresh_calibration_flags(models::DetectorImpl& net) {
+    for (const auto& c : quant::prepared_convs(net)) c.module->refresh_calibrated_flag();
 }
 
 std::string lower_extension(const fs::path& p) {
@@ -105,7 +122,9 @@ Model Model::load(const std::string& name_or_path, const std::string& device) {
     impl->meta = io::from_metadata(file.metadata, name_or_path);
     impl->spec = models::infer_network_spec(file.tensors, impl->meta, name_or_path);
     impl->net = models::build_network(impl->spec);
+    impl->quant = apply_quant_structure(*impl->net, file.metadata, name_or_path);
     io::load_state_dict(*impl->net, file.tensors, name_or_path);
+    refresh_calibration_flags(*impl->net);
 
     impl->meta.model_family = impl->spec.name.family;
     impl->meta.size = impl->spec.name.size;
@@ -186,6 +205,7 @@ void Model::load_weights(const std::string& path) {
     const io::TensorFile file = io::read_safetensors(path);
     impl_->graphs.release();
     io::load_state_dict(*impl_->net, file.tensors, path);
+    refresh_calibration_flags(*impl_->net);
     impl_->source = path;
     impl_->pretrained = true;
 }
@@ -218,7 +238,9 @@ void Model::save(const std::string& path) const {
     io::CheckpointMeta meta = impl_->meta;
     meta.libreyolo_version = version();
     std::map<std::string, torch::Tensor> weights = io::state_dict(*impl_->net);
-    io::write_safetensors(path, weights, io::to_metadata(meta));
+    std::map<std::string, std::string> metadata = io::to_metadata(meta);
+    if (impl_->quant) metadata["quant"] = quant::manifest_json(*impl_->quant);
+    io::write_safetensors(path, weights, metadata);
     log_debug("weights", "saved " + path);
 }
 

@@ -2,9 +2,12 @@
 // What a libreyolo::Model holds. Internal: tests and engine code reach the network through it.
 #include <torch/torch.h>
 
+#include <optional>
+
 #include "graphs/graph_runner.h"
 #include "io/checkpoint.h"
 #include "libreyolo/model.h"
+#include "libreyolo/quantize.h"
 #include "models/network_factory.h"
 
 namespace libreyolo {
@@ -18,6 +21,7 @@ struct Model::Impl {
     graphs::GraphRunner graphs;
     std::string source;  // weights file or "random init"
     bool pretrained = false;
+    std::optional<QuantInfo> quant;  // set while the network's convolutions are quantized
 
     // The network's forward for an input already on the device and in the dtype, through the
     // model's graphs as mode says.

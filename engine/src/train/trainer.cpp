@@ -177,6 +177,10 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     Model model =
         looks_like_model_name(o.model) ? Model::create(o.model, nc, o.device) : Model::load(o.model, o.device);
     Model::Impl& m = model.impl();
+    if (m.quant)
+        throw NotSupported("train: " + o.model + " is a quantized checkpoint (recipe '" + m.quant->recipe +
+                           "'); quantization-aware training is not available: train the float checkpoint, then "
+                           "`libreyolo quantize` it");
     if (m.meta.nc != nc) {
         Model fresh = Model::create(m.spec.name.canonical(), nc, o.device);
         int copied = 0;

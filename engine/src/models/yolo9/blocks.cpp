@@ -8,17 +8,17 @@ namespace F = torch::nn::functional;
 
 ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
     const int64_t padding = o.padding() >= 0 ? o.padding() : (o.kernel() - 1) / 2;
-    conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(o.in(), o.out(), o.kernel())
-                                                         .stride(o.stride())
-                                                         .padding(padding)
-                                                         .groups(o.groups())
-                                                         .bias(false)));
+    conv = register_module("conv", quant::QuantConv2d(torch::nn::Conv2dOptions(o.in(), o.out(), o.kernel())
+                                                          .stride(o.stride())
+                                                          .padding(padding)
+                                                          .groups(o.groups())
+                                                          .bias(false)));
     bn = register_module("bn", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(o.out()).eps(1e-3).momentum(0.03)));
 }
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     torch::Tensor y = conv(x);
-    count_conv_flops(conv, y);
+    count_conv_flops(*conv, y);
     y = bn(y);
     return activation_ ? torch::silu(y) : y;
 }

@@ -4,6 +4,8 @@
 // block has, in the same names; parameter-free parts (activations, pools) are not registered.
 #include <torch/torch.h>
 
+#include "quant/quant_conv2d.h"
+
 namespace libreyolo::models::yolo9 {
 
 // Conv2d (no bias) + BatchNorm2d(eps 1e-3, momentum 0.03) + optional SiLU.
@@ -22,7 +24,7 @@ class ConvImpl : public torch::nn::Module {
 public:
     explicit ConvImpl(const ConvOptions& options);
     torch::Tensor forward(const torch::Tensor& x);
-    torch::nn::Conv2d conv{nullptr};
+    quant::QuantConv2d conv{nullptr};
     torch::nn::BatchNorm2d bn{nullptr};
 
 private:

@@ -89,9 +89,9 @@ DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int
     cv3 = register_module("cv3", torch::nn::ModuleList());
     for (int64_t ch : channels) {
         Tower box{Conv(ConvOptions(ch, box_hidden, 3)), Conv(ConvOptions(box_hidden, box_hidden, 3).groups(box_groups)),
-                  torch::nn::Conv2d(torch::nn::Conv2dOptions(box_hidden, box_out, 1).groups(box_groups))};
+                  quant::QuantConv2d(torch::nn::Conv2dOptions(box_hidden, box_out, 1).groups(box_groups))};
         Tower cls{Conv(ConvOptions(ch, class_hidden_, 3)), Conv(ConvOptions(class_hidden_, class_hidden_, 3)),
-                  torch::nn::Conv2d(torch::nn::Conv2dOptions(class_hidden_, nc, 1))};
+                  quant::QuantConv2d(torch::nn::Conv2dOptions(class_hidden_, nc, 1))};
         {
             // Detection prior (MMT Detection.__init__): boxes start at 1, classes at -10.
             torch::NoGradGuard no_grad;
@@ -107,7 +107,7 @@ DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int
 
 torch::Tensor DDetectImpl::Tower::forward(const torch::Tensor& x) {
     torch::Tensor y = out->forward(second->forward(first->forward(x)));
-    count_conv_flops(out, y);
+    count_conv_flops(*out, y);
     return y;
 }
 

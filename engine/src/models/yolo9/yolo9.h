@@ -52,7 +52,7 @@ private:
     // Typed views of the towers registered in cv2 / cv3 (which only provide the key names).
     struct Tower {
         Conv first{nullptr}, second{nullptr};
-        torch::nn::Conv2d out{nullptr};
+        quant::QuantConv2d out{nullptr};
         torch::Tensor forward(const torch::Tensor& x);
     };
     std::vector<Tower> box_towers_, class_towers_;
