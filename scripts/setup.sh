@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what LibreYOLO Studio needs and is missing; fast when everything is present.
-#   Debian packages: Qt 6, QCustomPlot (Qt 6 build), OpenCV, yaml-cpp, nlohmann-json, ninja, ccache, Xvfb
+#   Debian packages: Qt 6, QCustomPlot (Qt 6 build), OpenCV, yaml-cpp, nlohmann-json, gloo headers, ninja,
+#   ccache, Xvfb
 #   A Python venv outside the repo with torch==2.11.0 (LibTorch for CMake), numpy, safetensors.
 # The venv lives at $LIBREYOLO_VENV (default ~/.cache/libreyolo-studio/venv).
 set -euo pipefail
@@ -11,7 +12,7 @@ DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
-  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev libcurl4-openssl-dev
+  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev libcurl4-openssl-dev libgloo-dev
   xvfb xauth python3-venv
 )
 

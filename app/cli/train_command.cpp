@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <cstdlib>
+
 #include "args.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/log.h"
+#include "rank_launcher.h"
 
 #include "libreyolo/train.h"
 
@@ -32,6 +36,12 @@ keys (defaults in brackets):
   project=DIR [runs/train]  name=NAME [exp]  exist_ok=BOOL [false]
   resume=BOOL       continue project/name from its weights/last.* [false]
   amp=BOOL          mixed precision on CUDA [true]
+distributed (batch is the global batch, split over the ranks; rank 0 logs, validates and saves):
+  device=0,1        one process per listed GPU on this machine (cpu,cpu: CPU processes, gloo)
+  sync_bn=BOOL      BatchNorm over the global batch (SyncBatchNorm) [false]
+  dist_timeout=N    seconds a rank waits for the others before the run fails [1800]
+  A process started with RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT set (torchrun,
+  Slurm, several nodes) joins that run instead.
 flags:
   --cuda-graph      replay the network's forward and backward from CUDA graphs once a batch shape
                     has repeated 3 times (CUDA; otherwise, or after a failure, trains eager)
@@ -41,10 +51,10 @@ Writes project/name/weights/{last,best}.safetensors and results.csv.
 
 int run_train(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
-        argv, {"model",        "data",          "epochs",    "batch",        "imgsz",    "workers",
-               "device",       "seed",          "optimizer", "lr0",          "lrf",      "momentum",
-               "weight_decay", "warmup_epochs", "mosaic",    "close_mosaic", "patience", "eval_interval",
-               "save_period",  "project",       "name",      "exist_ok",     "resume",   "amp"},
+        argv, {"model",    "data",         "epochs",   "batch",         "imgsz",       "workers",      "device",
+               "seed",     "optimizer",    "lr0",      "lrf",           "momentum",    "weight_decay", "warmup_epochs",
+               "mosaic",   "close_mosaic", "patience", "eval_interval", "save_period", "project",      "name",
+               "exist_ok", "resume",       "amp",      "sync_bn",       "dist_timeout"},
         {"cuda-graph"});
     TrainOptions o;
     o.model = args.get("model", o.model);
@@ -72,7 +82,30 @@ int run_train(const std::vector<std::string>& argv) {
     o.resume = args.get_bool("resume", o.resume);
     o.amp = args.get_bool("amp", o.amp);
     o.cuda_graph = args.flags.count("cuda-graph") != 0;
+    o.sync_bn = args.get_bool("sync_bn", o.sync_bn);
+    o.dist_timeout = args.get_int("dist_timeout", o.dist_timeout);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
+
+    const char* world = std::getenv("WORLD_SIZE");
+    const bool launched_as_rank = world && *world;
+    if (const auto devices = device_list(o.device)) {
+        if (!launched_as_rank) {
+            std::vector<std::string> rest;
+            for (const std::string& a : argv)
+                if (a.rfind("device=", 0) != 0) rest.push_back(a);
+            return launch_local_ranks(*devices, rest);
+        }
+        // Started by an external launcher with the whole list: this process takes its own entry.
+        const char* local = std::getenv("LOCAL_RANK");
+        const std::size_t index = local && *local ? static_cast<std::size_t>(std::atoi(local)) : 0;
+        if (index >= devices->size())
+            throw InvalidArgument("device: LOCAL_RANK " + std::to_string(index) + " has no entry in '" + o.device +
+                                  "'");
+        o.device = (*devices)[index];
+    }
+    const char* rank_text = std::getenv("RANK");
+    const bool main_rank = !launched_as_rank || !rank_text || std::atoi(rank_text) == 0;
+    if (!main_rank) set_log_level(LogLevel::Warning);  // rank 0 speaks for the run
 
     g_stop_training = false;
     ::signal(SIGINT, request_training_stop);
@@ -80,7 +113,7 @@ int run_train(const std::vector<std::string>& argv) {
         o,
         [&](const TrainEvent& e) {
             if (e.kind == TrainEvent::Kind::Batch) {
-                if (!progress_on_stderr()) return;
+                if (!progress_on_stderr() || !main_rank) return;
                 const int step = e.step, total = std::max(1, e.steps);
                 const int eta = static_cast<int>(e.eta_seconds);
                 const int filled = 20 * step / total;
@@ -103,6 +136,11 @@ int run_train(const std::vector<std::string>& argv) {
         },
         &g_stop_training);
     ::signal(SIGINT, SIG_DFL);
+    if (r.world_size > 1) {
+        std::printf("rank %d of %d: weights sha256 %s (the same on every rank)\n", r.rank, r.world_size,
+                    r.weights_sha256.c_str());
+        if (!main_rank) return 0;
+    }
     std::printf("%s after %d epoch(s); best mAP50-95 %.4f\nResults saved to %s\n", r.stopped ? "Stopped" : "Finished",
                 r.epochs_run, r.best_map50_95, r.save_dir.c_str());
     return 0;

@@ -41,6 +41,13 @@ struct TrainOptions {
     // Replay the network's forward and backward from CUDA graphs once a batch shape has repeated
     // three times (CUDA, a family marked for training graphs); otherwise, or after a failure, eager.
     bool cuda_graph = false;
+    // Distributed runs (several processes, each started with RANK, WORLD_SIZE, LOCAL_RANK,
+    // MASTER_ADDR and MASTER_PORT set, as `libreyolo train device=0,1`, torchrun or Slurm do):
+    // batch is the global batch, split over the ranks. sync_bn normalises BatchNorm over the global
+    // batch (else each rank over its own part, rank 0's buffers broadcast before every step, as
+    // DDP). A collective that waits longer than dist_timeout seconds ends the run with an error.
+    bool sync_bn = false;
+    int dist_timeout = 1800;
 };
 
 struct TrainEvent {
@@ -72,6 +79,11 @@ struct TrainResult {
     // --cuda-graph: "off", "graphed 16x3x640x640", "eager: <why>", "eager after a failure: <what>".
     std::string cuda_graph = "off";
     std::int64_t graph_replays = 0;
+    // Distributed runs: this process's rank, the ranks, and the SHA-256 of the final weights,
+    // which every rank checked equal to rank 0's. Only rank 0 writes checkpoints and results.csv.
+    int rank = 0;
+    int world_size = 1;
+    std::string weights_sha256;
 };
 
 // stop: set from any thread to end after the current batch with a resumable checkpoint.

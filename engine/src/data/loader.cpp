@@ -28,6 +28,15 @@ BatchLoader::BatchLoader(std::vector<DatasetItem> items, LoaderOptions options)
     : items_(std::move(items)), options_(options) {
     if (items_.empty()) throw InvalidArgument("data: no usable training images");
     if (options_.batch < 1) throw InvalidArgument("batch: must be at least 1");
+    if (options_.shard_count < 1 || options_.shard_rank < 0 || options_.shard_rank >= options_.shard_count)
+        throw InvalidArgument("loader: shard " + std::to_string(options_.shard_rank) + " of " +
+                              std::to_string(options_.shard_count) + " does not exist");
+    if (options_.batch < options_.shard_count)
+        throw InvalidArgument("batch: " + std::to_string(options_.batch) + " images cannot be split over " +
+                              std::to_string(options_.shard_count) + " ranks");
+    if (static_cast<int>(items_.size()) < options_.shard_count)
+        throw InvalidArgument("data: " + std::to_string(items_.size()) + " training images for " +
+                              std::to_string(options_.shard_count) + " ranks");
     if (options_.pin_memory) pinner_ = std::make_unique<PinMemoryThread>();
 }
 
@@ -37,7 +46,16 @@ BatchLoader::~BatchLoader() {
 }
 
 int BatchLoader::batches_per_epoch() const {
-    return static_cast<int>((items_.size() + options_.batch - 1) / options_.batch);
+    const int n = static_cast<int>(items_.size()), full = n / options_.batch, rest = n % options_.batch;
+    return full + (rest >= options_.shard_count ? 1 : 0);
+}
+
+std::pair<int, int> BatchLoader::shard_positions(int index) const {
+    const int n = static_cast<int>(items_.size());
+    const int start = index * options_.batch, size = std::min(n, start + options_.batch) - start;
+    const int base = size / options_.shard_count, extra = size % options_.shard_count, r = options_.shard_rank;
+    const int first = start + r * base + std::min(r, extra);
+    return {first, first + base + (r < extra ? 1 : 0)};
 }
 
 void BatchLoader::begin_epoch(int epoch, bool use_mosaic) {
@@ -86,7 +104,8 @@ Sample BatchLoader::read(int item) const {
 Batch BatchLoader::build(int epoch, int index, bool use_mosaic) const {
     const int n = static_cast<int>(items_.size()), size = options_.imgsz;
     std::vector<Sample> samples;
-    for (int j = index * options_.batch; j < std::min(n, (index + 1) * options_.batch); ++j) {
+    const auto [first, last] = shard_positions(index);
+    for (int j = first; j < last; ++j) {
         Rng rng((options_.seed + 1) * 0x100000001b3ull ^ (static_cast<std::uint64_t>(epoch) << 32) ^
                 static_cast<std::uint64_t>(j));
         Sample s;

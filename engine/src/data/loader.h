@@ -39,6 +39,12 @@ struct LoaderOptions {
     float mosaic = 1.0f;
     bool pin_memory = false;  // hand batches over in page-locked memory (CUDA training)
     AugmentOptions augment_options;
+    // Distributed runs: batch is the global batch, and this loader yields shard_rank's part of
+    // each one (the global batch's positions split in shard_count consecutive runs), so the ranks
+    // together see exactly the batches one process would; a last global batch smaller than
+    // shard_count is dropped so that every rank takes the same number of steps.
+    int shard_rank = 0;
+    int shard_count = 1;
 };
 
 class BatchLoader {
@@ -54,6 +60,8 @@ public:
 
 private:
     Batch build(int epoch, int index, bool use_mosaic) const;
+    // The epoch positions [first, last) of this shard's part of global batch index.
+    std::pair<int, int> shard_positions(int index) const;
     Sample read(int item) const;
     void launch(int index);
 

@@ -11,6 +11,7 @@
 
 #include "core/autocast.h"
 #include "data/loader.h"
+#include "distributed/distributed_training.h"
 #include "io/atomic_file.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
@@ -33,7 +34,7 @@ namespace fs = std::filesystem;
 // The options a resumed run takes from its checkpoint (device, workers and the like stay the caller's).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrainOptions, model, data, epochs, batch, imgsz, optimizer, lr0, lrf, momentum,
                                    weight_decay, warmup_epochs, close_mosaic, mosaic, seed, patience, eval_interval,
-                                   save_period)
+                                   save_period, sync_bn)
 
 namespace {
 
@@ -148,6 +149,18 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                   const std::atomic<bool>* stop) {
     TrainOptions o = given;
     TrainResult result;
+    // A process started as one rank of several trains its share; rank 0 alone logs, validates and
+    // writes files.
+    const std::optional<distributed::RankInfo> rank = distributed::rank_from_environment();
+    const bool distributed_run = rank && rank->world_size > 1;
+    const bool main_rank = !distributed_run || rank->rank == 0;
+    if (distributed_run) {
+        o.device = distributed::rank_device(o.device, *rank);
+        if (o.dist_timeout < 1)
+            throw InvalidArgument("dist_timeout: must be at least 1 second, got " + std::to_string(o.dist_timeout));
+        result.rank = rank->rank;
+        result.world_size = rank->world_size;
+    }
     fs::path save_dir;
     nlohmann::json resume_state;
     io::TensorFile resume_weights;  // the raw weights of last.train.safetensors
@@ -163,10 +176,11 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         naming.project = o.project;
         naming.name = o.name;
         naming.exist_ok = o.exist_ok;
-        save_dir = resolve_save_dir(naming);
+        // Only rank 0 names (and so creates) the run folder; the others write nothing.
+        save_dir = main_rank ? fs::path(resolve_save_dir(naming)) : fs::path(o.project) / o.name;
     }
     validate_options(o);
-    fs::create_directories(save_dir / "weights");
+    if (main_rank) fs::create_directories(save_dir / "weights");
     result.save_dir = save_dir.string();
 
     const DatasetConfig config = load_dataset_config(o.data);
@@ -217,6 +231,15 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     }
     ema.impl->net->to(device);
     ema.impl->net->eval();
+    std::unique_ptr<distributed::DistributedTraining> dist;
+    if (distributed_run) {
+        // Before the EMA copies the weights: every rank starts from rank 0's.
+        dist = std::make_unique<distributed::DistributedTraining>(*rank, device, std::chrono::seconds(o.dist_timeout),
+                                                                  *net, o.sync_bn);
+        torch::NoGradGuard no_grad;
+        auto dst = io::state_dict(*ema.impl->net);
+        for (const auto& [k, v] : io::state_dict(*impl.net)) dst.at(k).copy_(v);
+    }
     for (auto& p : ema.impl->net->parameters()) p.set_requires_grad(false);
     ema.bind(*impl.net);
 
@@ -232,6 +255,10 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     lo.seed = static_cast<std::uint64_t>(o.seed);
     lo.mosaic = o.mosaic;
     lo.pin_memory = device.is_cuda();
+    if (dist) {
+        lo.shard_rank = rank->rank;
+        lo.shard_count = rank->world_size;
+    }
     data::BatchLoader loader(split.items, lo);
     const int batches = loader.batches_per_epoch();
 
@@ -244,6 +271,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                             int64_t(batches) * o.warmup_epochs,
                             int64_t(batches) * o.epochs};
     models::yolo9::YOLO9Loss loss_fn(nc);
+    if (dist) loss_fn.global_target_sum = [&](const torch::Tensor& local) { return dist->sum(local); };
 
     int start_epoch = 1, stale = 0, nonfinite_in_a_row = 0, best_epoch = 0;
     double best = -1;
@@ -264,7 +292,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         log_info("train", "resuming " + save_dir.string() + " at epoch " + std::to_string(start_epoch));
     }
 
-    training::ResultsCsv csv(save_dir / "results.csv", o.resume ? start_epoch : 0);
+    std::optional<training::ResultsCsv> csv;
+    if (main_rank) csv.emplace(save_dir / "results.csv", o.resume ? start_epoch : 0);
     // weights/last.*: the EMA weights (loadable by predict and val), the optimizer state, then the
     // raw weights and counters, written last: its epoch counter says the files before it are complete.
     auto save_last = [&](const Model& ema_model, int epochs_done) {
@@ -287,7 +316,9 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     // --cuda-graph: the network's forward and backward replayed from graphs once a batch shape
     // repeats; anything that rules graphs out, or breaks them mid-run, leaves the run eager.
     std::string graphs_ruled_out;
-    if (!device.is_cuda())
+    if (dist)
+        graphs_ruled_out = "a distributed run (" + std::to_string(rank->world_size) + " ranks) is not captured";
+    else if (!device.is_cuda())
         graphs_ruled_out = "CUDA graphs need a CUDA device (the run is on " + device.str() + ")";
     else if (!family_traits(impl.spec.name.family).supports_cuda_graph_training(impl.spec.name.task))
         graphs_ruled_out = "family " + impl.spec.name.family + " (task " + impl.spec.name.task +
@@ -326,12 +357,14 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             // Forward, loss and backward; the optimizer steps after. A backward replay that fails
             // drops the graph, and the batch is computed again eagerly.
             const auto forward_and_backward = [&] {
+                if (dist) dist->begin_step();
                 std::vector<torch::Tensor> outputs = network_graph.forward(images, *net, eager_forward);
                 if (amp)
                     for (auto& out : outputs) out = out.to(torch::kFloat32);
                 models::yolo9::LossParts parts = loss_fn(outputs, targets, o.imgsz, o.imgsz);
                 optimizer->zero_grad();
                 (amp ? scaler.scale(parts.total) : parts.total).backward();
+                if (dist) dist->finish_backward();
                 return parts;
             };
             models::yolo9::LossParts parts;
@@ -350,11 +383,19 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             }
             ema.update();
 
-            // One device-to-host copy for the four numbers.
-            const torch::Tensor host =
+            // One device-to-host copy for the four numbers (in a distributed run each rank holds
+            // its share of the batch loss: summed, they are the loss one process would report,
+            // and a fifth number says whether any rank was asked to stop).
+            torch::Tensor numbers =
                 torch::stack({parts.total.detach(), parts.box.detach(), parts.dfl.detach(), parts.cls.detach()})
-                    .to(torch::kCPU, torch::kFloat64);
+                    .to(torch::kFloat32);
+            if (dist) {
+                const float stop_requested = stop && stop->load() ? 1.0f : 0.0f;
+                numbers = dist->sum(torch::cat({numbers, torch::full({1}, stop_requested, numbers.options())}));
+            }
+            const torch::Tensor host = numbers.to(torch::kCPU, torch::kFloat64);
             const double* values = host.data_ptr<double>();
+            const bool stop_now = dist ? values[4] > 0 : stop && stop->load();
             if (!std::isfinite(values[0])) {
                 // Under AMP a float16 overflow is routine: the scaler skipped that step and lowers
                 // its scale. In float32, or when it keeps happening, the run has diverged.
@@ -366,7 +407,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 for (int i = 0; i < 4; ++i) sums[i] += values[i];
                 ++seen;
             }
-            if (on_event) {
+            if (on_event && main_rank) {
                 TrainEvent ev;
                 ev.kind = TrainEvent::Kind::Batch;
                 ev.epoch = epoch;
@@ -386,7 +427,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 ev.eta_seconds = elapsed / std::max(1, ev.step - first_step) * (ev.steps - ev.step);
                 on_event(ev);
             }
-            if (stop && stop->load()) {
+            if (stop_now) {
                 stopped = true;
                 break;
             }
@@ -394,7 +435,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         if (stopped) {
             // The interrupted epoch is not counted: resume repeats it from its start, from the last
             // finished epoch's checkpoint; stopped in the first epoch, from the weights so far.
-            if (!fs::exists(weights / "last.train.safetensors"))
+            if (main_rank && !fs::exists(weights / "last.train.safetensors"))
                 save_last(Model::adopt(std::make_unique<Model::Impl>(*ema.impl)), epoch - 1);
             result.stopped = true;
             result.last = (weights / "last.safetensors").string();
@@ -403,6 +444,12 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             break;
         }
 
+        if (!main_rank) {
+            // Rank 0 validates and writes; the others learn whether the run goes on.
+            result.epochs_run = epoch;
+            if (!dist->decision_of_main(true)) break;
+            continue;
+        }
         TrainEvent ev;
         ev.kind = TrainEvent::Kind::Epoch;
         ev.epoch = epoch;
@@ -451,16 +498,19 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         row.is_best = improved;
         row.best_map50_95 = best;
         row.best_epoch = best_epoch;
-        csv.append(row);
+        csv->append(row);
         result.epochs_run = epoch;
         result.best_map50_95 = best;
         result.last = (weights / "last.safetensors").string();
         if (on_event) on_event(ev);
-        if (o.patience > 0 && stale >= o.patience) {
+        const bool patience_ran_out = o.patience > 0 && stale >= o.patience;
+        if (dist) dist->decision_of_main(!patience_ran_out);
+        if (patience_ran_out) {
             log_info("train", "no better mAP50-95 for " + std::to_string(stale) + " epochs: stopping early");
             break;
         }
     }
+    if (dist) result.weights_sha256 = dist->verify_identical_weights();
     if (fs::exists(weights / "best.safetensors")) result.best = (weights / "best.safetensors").string();
     result.cuda_graph = network_graph.status();
     result.graph_replays = network_graph.replays();

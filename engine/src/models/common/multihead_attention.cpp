@@ -37,8 +37,55 @@ torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, con
     const std::int64_t tgt_len = query.size(0), bsz = query.size(1), src_len = key.size(0);
     const std::int64_t head_dim = embed_dim_ / num_heads_;
 
-    // The in-projection as PyTorch packs it: one GEMM when q, k and v are one tensor, two when k and
-    // v are, three otherwise (the results differ in the last bit between these forms).
+    torch::Tensor mask = attn_mask;
+    if (mask.defined() && mask.scalar_type() == torch::kBool)
+        mask = torch::zeros_like(mask, query.options()).masked_fill_(mask, -std::numeric_limits<float>::infinity());
+    if (mask.defined() && mask.dim() == 2) mask = mask.unsqueeze(0);
+
+    if (fused_attn && !manual_attention_required()) {
+        // As few launches as the inputs allow: one GEMM per distinct input (query and key shared,
+        // as in AIFI, are projected together), the heads as views of the projections, no copies.
+        const std::int64_t e = embed_dim_;
+        const auto rows = [&](std::int64_t first, std::int64_t count) {
+            return std::pair{in_proj_weight.narrow(0, first, count), in_proj_bias.narrow(0, first, count)};
+        };
+        const auto project = [&](const torch::Tensor& x, std::int64_t first, std::int64_t count) {
+            const auto [w, b] = rows(first, count);
+            return F::linear(x, w, b);
+        };
+        torch::Tensor q, k, v;
+        if (key.is_same(query)) {
+            const torch::Tensor packed = project(query, 0, value.is_same(key) ? 3 * e : 2 * e);
+            q = packed.narrow(-1, 0, e);
+            k = packed.narrow(-1, e, e);
+            v = value.is_same(key) ? packed.narrow(-1, 2 * e, e) : project(value, 2 * e, e);
+        } else if (value.is_same(key)) {
+            q = project(query, 0, e);
+            const torch::Tensor packed = project(key, e, 2 * e);
+            k = packed.narrow(-1, 0, e);
+            v = packed.narrow(-1, e, e);
+        } else {
+            q = project(query, 0, e);
+            k = project(key, e, e);
+            v = project(value, 2 * e, e);
+        }
+        const auto heads_first = [&](const torch::Tensor& t, std::int64_t len) {
+            return t.view({len, bsz, num_heads_, head_dim}).permute({1, 2, 0, 3});  // (B, heads, len, D)
+        };
+        std::optional<torch::Tensor> m;  // an undefined tensor is not "no mask" to SDPA
+        if (mask.defined())
+            m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len})
+                                  : mask.view({bsz, num_heads_, tgt_len, src_len});
+        const torch::Tensor attended = at::scaled_dot_product_attention(
+                                           heads_first(q, tgt_len), heads_first(k, src_len), heads_first(v, src_len), m)
+                                           .permute({2, 0, 1, 3})
+                                           .reshape({bsz * tgt_len, embed_dim_});
+        const torch::Tensor out = out_proj(attended).view({tgt_len, bsz, embed_dim_});
+        return batch_first_ ? out.transpose(0, 1) : out;
+    }
+
+    // Manual: the in-projection as PyTorch packs it: one GEMM when q, k and v are one tensor, two
+    // when k and v are, three otherwise (the results differ in the last bit between these forms).
     torch::Tensor q, k, v;
     if (key.is_same(query) && value.is_same(key)) {
         const auto qkv = unpack(F::linear(query, in_proj_weight, in_proj_bias), 3, embed_dim_);
@@ -60,30 +107,11 @@ torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, con
     k = k.view({src_len, bsz * num_heads_, head_dim}).transpose(0, 1);
     v = v.view({src_len, bsz * num_heads_, head_dim}).transpose(0, 1);
 
-    torch::Tensor mask = attn_mask;
-    if (mask.defined() && mask.scalar_type() == torch::kBool)
-        mask = torch::zeros_like(mask, q.options()).masked_fill_(mask, -std::numeric_limits<float>::infinity());
-    if (mask.defined() && mask.dim() == 2) mask = mask.unsqueeze(0);
-
-    torch::Tensor out;
-    if (fused_attn && !manual_attention_required()) {
-        std::optional<torch::Tensor> m;  // an undefined tensor is not "no mask" to SDPA
-        if (mask.defined())
-            m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len})
-                                  : mask.view({bsz, num_heads_, tgt_len, src_len});
-        out = at::scaled_dot_product_attention(q.view({bsz, num_heads_, tgt_len, head_dim}),
-                                               k.view({bsz, num_heads_, src_len, head_dim}),
-                                               v.view({bsz, num_heads_, src_len, head_dim}), m)
-                  .permute({2, 0, 1, 3})
-                  .contiguous()
-                  .view({bsz * tgt_len, embed_dim_});
-    } else {
-        const torch::Tensor q_scaled = q * std::sqrt(1.0 / static_cast<double>(head_dim));
-        torch::Tensor weights = mask.defined() ? torch::baddbmm(mask, q_scaled, k.transpose(-2, -1))
-                                               : torch::bmm(q_scaled, k.transpose(-2, -1));
-        weights = torch::softmax(weights, -1);
-        out = torch::bmm(weights, v).transpose(0, 1).contiguous().view({tgt_len * bsz, embed_dim_});
-    }
+    const torch::Tensor q_scaled = q * std::sqrt(1.0 / static_cast<double>(head_dim));
+    torch::Tensor weights = mask.defined() ? torch::baddbmm(mask, q_scaled, k.transpose(-2, -1))
+                                           : torch::bmm(q_scaled, k.transpose(-2, -1));
+    weights = torch::softmax(weights, -1);
+    torch::Tensor out = torch::bmm(weights, v).transpose(0, 1).contiguous().view({tgt_len * bsz, embed_dim_});
     out = out_proj(out).view({tgt_len, bsz, embed_dim_});
     return batch_first_ ? out.transpose(0, 1) : out;
 }

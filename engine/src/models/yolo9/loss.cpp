@@ -132,7 +132,9 @@ LossParts YOLO9Loss::operator()(const std::vector<torch::Tensor>& raw, const tor
     const torch::Tensor pred_box = in.boxes / stride;
     const torch::Tensor target_box = split[1] / stride;
 
-    const torch::Tensor norm = cls_target.detach().to(torch::kFloat32).sum().clamp_min(1.0);
+    torch::Tensor target_sum = cls_target.detach().to(torch::kFloat32).sum();
+    if (global_target_sum) target_sum = global_target_sum(target_sum);
+    const torch::Tensor norm = target_sum.clamp_min(1.0);
     const torch::Tensor weight = cls_target.sum(-1).index({a.positive});
 
     const torch::Tensor cls =

@@ -4,6 +4,8 @@
 // normalised by the sum of the soft class targets.
 #include <torch/torch.h>
 
+#include <functional>
+
 #include <vector>
 
 namespace libreyolo::models::yolo9 {
@@ -57,6 +59,10 @@ public:
     LossParts operator()(const std::vector<torch::Tensor>& raw, const torch::Tensor& targets, int width, int height);
     const TaskAlignedAssigner& assigner() const { return assigner_; }
     const AnchorGrid& grid(int width, int height, const torch::Device& device);
+    // Distributed runs: maps this rank's soft-target sum to the global batch's (an all-reduce),
+    // so each rank's loss is its share of the one-process loss and the summed gradients equal the
+    // one-process gradients.
+    std::function<torch::Tensor(const torch::Tensor&)> global_target_sum;
 
 private:
     int64_t nc_, reg_max_;
