@@ -10,6 +10,7 @@
 #include "support/rank_processes.h"
 #include "support/synthetic_shapes.h"
 
+#include "distributed/gradient_reducer.h"
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "libreyolo/model.h"
@@ -124,6 +125,37 @@ private Q_SLOTS:
         QVERIFY(launched.code != 0);
         QVERIFY2(launched.err.contains("rank 0 was killed by signal 9; stopping the other ranks"),
                  qPrintable(launched.err));
+    }
+
+    void theReducerStartsItsBucketsWhileBackwardRuns() {
+        namespace dist = libreyolo::distributed;
+        dist::RankInfo alone;
+        alone.master_port = free_local_port();
+        dist::ProcessGroup group(alone, torch::kCPU, std::chrono::seconds(20));
+        torch::manual_seed(0);
+        torch::nn::Sequential net(torch::nn::Linear(256, 256), torch::nn::Tanh(), torch::nn::Linear(256, 256),
+                                  torch::nn::Tanh(), torch::nn::Linear(256, 256), torch::nn::Linear(256, 4));
+        torch::nn::Linear unused(8, 8);
+        std::vector<torch::Tensor> parameters = unused->parameters();
+        for (const auto& p : net->parameters()) parameters.push_back(p);
+        const torch::Tensor x = torch::randn({16, 256});
+        net->forward(x).square().sum().backward();
+        std::vector<torch::Tensor> plain;
+        for (const auto& p : net->parameters()) plain.push_back(p.grad().clone());
+        net->zero_grad();
+
+        // 300 kB buckets, filled in backward order: the last two Linears, the second, then the first
+        // with the never-used layer (its parameters come first, so last in backward order).
+        dist::GradientReducer reducer(group, parameters, 300 << 10, 300 << 10);
+        QCOMPARE(reducer.buckets(), std::size_t(3));
+        reducer.begin_step();
+        net->forward(x).square().sum().backward();
+        // All but the bucket holding the never-used layer started during backward.
+        QCOMPARE(reducer.started_during_backward(), static_cast<int>(reducer.buckets()) - 1);
+        reducer.finish_step();
+        const auto after = net->parameters();
+        for (std::size_t i = 0; i < plain.size(); ++i) QVERIFY(torch::equal(after[i].grad(), plain[i]));  // one rank
+        QVERIFY(unused->weight.grad().defined() && unused->weight.grad().abs().sum().item<float>() == 0);
     }
 
     void badLaunchesAreExplained() {

@@ -7,6 +7,8 @@
 // CUDA model going through it with the same detections as the portable NMS.
 #include <QtTest/QtTest>
 
+#include "support/kernel_report.h"
+
 #include "support/patterned_image.h"
 
 #include "kernels/fake_quant_slot.h"
@@ -21,12 +23,6 @@
 using namespace libreyolo;
 
 namespace {
-
-std::string active(const std::string& slot) {
-    for (const KernelSlotInfo& s : kernel_report())
-        if (s.slot == slot) return s.active;
-    return "";
-}
 
 // Values spread over the E4M3 range and past it for a scale of about 1/64.
 torch::Tensor spread(std::vector<std::int64_t> shape) {
@@ -68,7 +64,7 @@ private Q_SLOTS:
         for (const Case& c : cases) {
             const torch::Tensor reference = quant::fake_quant_fp8_reference(c.x, c.scale);
             QCOMPARE(kernels::fake_quant_fp8_slot()(c.x, c.scale).sizes(), reference.sizes());
-            QVERIFY2(active("fake_quant_fp8") == "cuda", c.what);
+            QVERIFY2(testing::active_kernel("fake_quant_fp8") == "cuda", c.what);
             const torch::Tensor fast = kernels::fake_quant_fp8_slot()(c.x, c.scale);
             QVERIFY2(torch::equal(fast, reference), c.what);
             QVERIFY2(torch::equal(fast.cpu(), quant::fake_quant_fp8_reference(c.x.cpu(), c.scale.cpu())), c.what);
@@ -88,7 +84,7 @@ private Q_SLOTS:
     void theFakeQuantReferenceStaysForOtherInputs() {
         const torch::Tensor half = torch::randn({64}, torch::kCUDA).to(torch::kFloat16);
         kernels::fake_quant_fp8_slot()(half.to(torch::kFloat32).t().contiguous(), torch::full({}, 0.1f));
-        QCOMPARE(active("fake_quant_fp8"), std::string("portable"));  // the scale is on the CPU
+        QCOMPARE(testing::active_kernel("fake_quant_fp8"), std::string("portable"));  // the scale is on the CPU
     }
 
     void cudaNmsPluginKeepsThePortableIndices() {
@@ -114,7 +110,7 @@ private Q_SLOTS:
             const torch::Tensor classes = torch::randint(0, c.classes, {c.n}, torch::kLong);
             const torch::Tensor reference = predict::nms_keep(boxes, scores, classes, c.iou);
             const torch::Tensor fast = kernels::nms_slot()(boxes.cuda(), scores.cuda(), classes.cuda(), c.iou);
-            QCOMPARE(active("nms"), std::string("cuda-bitmask"));
+            QCOMPARE(testing::active_kernel("nms"), std::string("cuda-bitmask"));
             const std::string what = std::to_string(c.n) + " boxes, " + std::to_string(c.classes) + " classes";
             QVERIFY2(fast.is_cuda(), what.c_str());
             QVERIFY2(torch::equal(fast.cpu(), reference), what.c_str());
@@ -128,11 +124,11 @@ private Q_SLOTS:
         PredictOptions o;
         o.conf = 0.001f;  // many candidates
         const Result fast = model.predict(std::vector<ImageView>{view}, o).front();
-        QCOMPARE(active("nms"), std::string("cuda-bitmask"));
+        QCOMPARE(testing::active_kernel("nms"), std::string("cuda-bitmask"));
         qputenv("LIBREYOLO_KERNELS", "reference");
         reload_kernel_environment();
         const Result portable = model.predict(std::vector<ImageView>{view}, o).front();
-        QCOMPARE(active("nms"), std::string("portable"));
+        QCOMPARE(testing::active_kernel("nms"), std::string("portable"));
         qunsetenv("LIBREYOLO_KERNELS");
         reload_kernel_environment();
         qInfo("%zu detections", fast.boxes.size());

@@ -3,6 +3,8 @@
 // the quantized forward itself captures and replays bit-identically to eager (no host sync in it).
 #include <QtTest/QtTest>
 
+#include "support/kernel_report.h"
+
 #include "support/synthetic_shapes.h"
 
 #include "libreyolo/device.h"
@@ -13,12 +15,6 @@
 using namespace libreyolo;
 
 namespace {
-
-std::string active(const std::string& slot) {
-    for (const KernelSlotInfo& s : kernel_report())
-        if (s.slot == slot) return s.active;
-    return "";
-}
 
 torch::Tensor run(Model& m, const torch::Tensor& x, GraphMode mode = GraphMode::Off) {
     torch::InferenceMode guard;
@@ -45,12 +41,12 @@ private Q_SLOTS:
         torch::manual_seed(0);
         const torch::Tensor x = torch::rand({2, 3, 128, 160}).cuda();
         const torch::Tensor fast = run(model, x);
-        QCOMPARE(active("fake_quant_fp8"), std::string("cuda"));
+        QCOMPARE(testing::active_kernel("fake_quant_fp8"), std::string("cuda"));
 
         qputenv("LIBREYOLO_KERNELS", "reference");
         reload_kernel_environment();
         const torch::Tensor reference = run(model, x);
-        QCOMPARE(active("fake_quant_fp8"), std::string("portable"));
+        QCOMPARE(testing::active_kernel("fake_quant_fp8"), std::string("portable"));
         qunsetenv("LIBREYOLO_KERNELS");
         reload_kernel_environment();
         QVERIFY(torch::equal(fast, reference));

@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "core/text.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 
@@ -14,12 +15,6 @@ bool parse_index(std::string_view text, int& out) {
     if (text.empty()) return false;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
     return ec == std::errc() && ptr == text.data() + text.size() && out >= 0;
-}
-
-std::string lower(std::string_view text) {
-    std::string s(text);
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
 }
 
 }  // namespace
@@ -37,7 +32,7 @@ std::string DeviceSpec::str() const {
 }
 
 DeviceSpec parse_device(std::string_view text) {
-    const std::string s = lower(text);
+    const std::string s = lower_case(text);
     if (s.empty() || s == "auto") return {DeviceSpec::Kind::Auto, 0};
     if (s == "cpu") return {DeviceSpec::Kind::Cpu, 0};
     if (s == "cuda" || s == "gpu") return {DeviceSpec::Kind::Cuda, 0};

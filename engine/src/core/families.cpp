@@ -3,16 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "core/text.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo {
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string s(text);
-    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
@@ -85,11 +80,11 @@ std::vector<std::string> known_model_names() {
 }
 
 std::string closest_match(std::string_view text, const std::vector<std::string>& candidates) {
-    const std::string needle = lower(text);
+    const std::string needle = lower_case(text);
     std::string best;
     std::size_t best_distance = std::string::npos;
     for (const auto& c : candidates) {
-        const std::size_t d = edit_distance(needle, lower(c));
+        const std::size_t d = edit_distance(needle, lower_case(c));
         if (d < best_distance) {
             best_distance = d;
             best = c;
@@ -101,13 +96,13 @@ std::string closest_match(std::string_view text, const std::vector<std::string>&
 }
 
 bool looks_like_model_name(std::string_view text) {
-    const std::string s = lower(text);
+    const std::string s = lower_case(text);
     if (s.find('/') != std::string::npos || s.find('.') != std::string::npos) return false;
     return s.rfind("yolo", 0) == 0 || s.rfind("libreyolo", 0) == 0 || s.rfind("rtdetr", 0) == 0;
 }
 
 ModelName parse_model_name(std::string_view text) {
-    const std::string s = lower(text);
+    const std::string s = lower_case(text);
     for (const auto& alias : kAliases) {
         const std::string prefix = alias.prefix;
         if (s.rfind(prefix, 0) != 0) continue;

@@ -19,16 +19,18 @@ private:
 
 }  // namespace
 
-GradientReducer::GradientReducer(ProcessGroup& group, std::vector<torch::Tensor> parameters, std::int64_t bucket_bytes)
+GradientReducer::GradientReducer(ProcessGroup& group, std::vector<torch::Tensor> parameters, std::int64_t bucket_bytes,
+                                 std::int64_t first_bucket_bytes)
     : group_(group), parameters_(std::move(parameters)), bucket_of_(parameters_.size()) {
-    std::int64_t filled = bucket_bytes;
+    std::int64_t filled = 0;
     for (std::size_t k = parameters_.size(); k-- > 0;) {
         const torch::Tensor& p = parameters_[k];
         const std::int64_t bytes = p.numel() * static_cast<std::int64_t>(p.element_size());
         const bool same_kind = !buckets_.empty() &&
                                parameters_[buckets_.back().members.front()].scalar_type() == p.scalar_type() &&
                                parameters_[buckets_.back().members.front()].device() == p.device();
-        if (filled + bytes > bucket_bytes || !same_kind) {
+        const std::int64_t cap = buckets_.size() == 1 ? first_bucket_bytes : bucket_bytes;
+        if (buckets_.empty() || !same_kind || (filled > 0 && filled + bytes > cap)) {
             buckets_.emplace_back();
             filled = 0;
         }

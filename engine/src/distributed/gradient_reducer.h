@@ -1,7 +1,8 @@
 #pragma once
 // The C++ counterpart of DistributedDataParallel's reducer, on c10d collectives: every parameter's
-// gradient summed over the ranks in buckets (about 25 MB, parameters in reverse registration order,
-// roughly the order backward produces them). A bucket's all-reduce starts as soon as backward has
+// gradient summed over the ranks in buckets (parameters in reverse registration order, roughly the
+// order backward produces them; the first bucket 1 MiB, so that communication starts early, the
+// others 25 MiB, DDP's sizes). A bucket's all-reduce starts as soon as backward has
 // accumulated all of its gradients and every earlier bucket has started, so the communication
 // overlaps the rest of backward; all ranks start the buckets in the same order, which is what
 // matches their collectives. finish_step() starts what is left (a parameter without a gradient
@@ -19,8 +20,8 @@ namespace libreyolo::distributed {
 
 class GradientReducer {
 public:
-    GradientReducer(ProcessGroup& group, std::vector<torch::Tensor> parameters,
-                    std::int64_t bucket_bytes = 25 * 1024 * 1024);
+    GradientReducer(ProcessGroup& group, std::vector<torch::Tensor> parameters, std::int64_t bucket_bytes = 25 << 20,
+                    std::int64_t first_bucket_bytes = 1 << 20);
     ~GradientReducer();  // removes the hooks
     GradientReducer(const GradientReducer&) = delete;
     GradientReducer& operator=(const GradientReducer&) = delete;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/text.h"
 #include "libreyolo/dataset.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
@@ -25,11 +26,6 @@ namespace {
 const std::vector<std::string> kLibreYoloRecipes = {"fp16", "bf16",  "fp8",   "int8", "w4a16",
                                                     "w4a8", "nvfp4", "mxfp4", "int2"};
 
-std::string lower(std::string text) {
-    for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return text;
-}
-
 std::string joined(const std::vector<std::string>& items) {
     std::string out;
     for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
@@ -37,7 +33,7 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 quant::RangeAlgorithm parse_algorithm(const std::string& name) {
-    const std::string a = lower(name);
+    const std::string a = lower_case(name);
     if (a == "auto" || a == "minmax") return quant::RangeAlgorithm::MinMax;
     if (a == "percentile") return quant::RangeAlgorithm::Percentile;
     if (a == "mse" || a == "entropy")
@@ -47,7 +43,7 @@ quant::RangeAlgorithm parse_algorithm(const std::string& name) {
 }
 
 bool is_yaml(const std::string& path) {
-    const std::string ext = lower(fs::path(path).extension().string());
+    const std::string ext = lower_case(fs::path(path).extension().string());
     return ext == ".yaml" || ext == ".yml";
 }
 
@@ -152,7 +148,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
     if (m.quant)
         throw InvalidArgument("model is already quantized (recipe '" + m.quant->recipe +
                               "'): load a float checkpoint to quantize with another recipe");
-    const std::string recipe = lower(o.recipe);
+    const std::string recipe = lower_case(o.recipe);
     const FamilyTraits& traits = family_traits(family);
     if (std::find(kLibreYoloRecipes.begin(), kLibreYoloRecipes.end(), recipe) == kLibreYoloRecipes.end())
         throw InvalidArgument("recipe: unknown '" + o.recipe + "' (available: " + joined(quantization_recipes()) + ")");
@@ -170,7 +166,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
     QuantInfo info;
     info.recipe = recipe;
     info.keep_high_precision = o.keep_high_precision.value_or(traits.quant_keep_high_precision);
-    const bool calibrate = !o.calib.empty() && lower(o.calib) != "none";
+    const bool calibrate = !o.calib.empty() && lower_case(o.calib) != "none";
     // Resolved before any work, so a bad path costs nothing.
     const std::vector<std::string> images =
         calibrate ? calibration_images(o.calib, o.samples) : std::vector<std::string>{};
@@ -191,7 +187,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
         info.calibrated = true;
         info.calib_data = o.calib;
         info.calib_samples = seen;
-        info.calib_algorithm = lower(o.algorithm) == "auto" ? "minmax" : lower(o.algorithm);
+        info.calib_algorithm = lower_case(o.algorithm) == "auto" ? "minmax" : lower_case(o.algorithm);
     } else {
         log_warning("quant", recipe +
                                  " quantization without calibration: activations stay in float "
