@@ -13,6 +13,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <string>
 
@@ -20,6 +21,7 @@
 #include "gpu_timing.h"
 
 #include "core/autocast.h"
+#include "kernels/deform/ms_deform_attn.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/kernels.h"
@@ -135,6 +137,56 @@ void bench_attention(int warmup, int runs, bool json) {
     }
 }
 
+// LIBREYOLO_KERNELS for the calls that follow (nullptr: unset).
+void set_kernel_override(const char* value) {
+    if (value)
+        ::setenv("LIBREYOLO_KERNELS", value, 1);
+    else
+        ::unsetenv("LIBREYOLO_KERNELS");
+    reload_kernel_environment();
+}
+
+// RT-DETR-r18's decoder at 640: 300 queries over the stride 8/16/32 maps (8,400 cells), 8 heads
+// of 32 channels, 3 levels × 4 points; forward alone (prediction) and forward + backward
+// (training), the reference (grid_sample) against the CUDA kernels.
+void bench_ms_deform_attn(int warmup, int runs, bool json) {
+    torch::manual_seed(0);
+    const kernels::DeformableSampling sampling{{{80, 80}, {40, 40}, {20, 20}}, {4, 4, 4}, false};
+    const auto cuda = torch::TensorOptions().device(torch::kCUDA);
+    for (const std::int64_t batch : {1, 8}) {
+        const torch::Tensor value = torch::randn({batch, 8400, 8, 32}, cuda);
+        const torch::Tensor locations = torch::rand({batch, 300, 8, 12, 2}, cuda);
+        const torch::Tensor weights = torch::softmax(torch::randn({batch, 300, 8, 12}, cuda), -1);
+        const torch::Tensor upstream = torch::randn({batch, 300, 256}, cuda);
+        const std::string shape = std::to_string(batch) + "x300 queries, 8400 cells, 8x32 ch, 3x4 points";
+        const auto forward = [&] {
+            torch::NoGradGuard no_grad;
+            return kernels::ms_deform_attn_slot()(value, locations, weights, sampling);
+        };
+        const auto leaves = [&] {
+            return std::vector<torch::Tensor>{value.detach().requires_grad_(true),
+                                              locations.detach().requires_grad_(true),
+                                              weights.detach().requires_grad_(true)};
+        };
+        const auto forward_backward = [&] {
+            const auto l = leaves();
+            kernels::ms_deform_attn_slot()(l[0], l[1], l[2], sampling).backward(upstream);
+        };
+        set_kernel_override("reference");
+        const double reference_forward = median_gpu_ms(forward, warmup, runs);
+        const double reference_both = median_gpu_ms(forward_backward, warmup, runs);
+        const torch::Tensor reference_out = forward();
+        set_kernel_override(nullptr);
+        const double fast_forward = median_gpu_ms(forward, warmup, runs);
+        const double fast_both = median_gpu_ms(forward_backward, warmup, runs);
+        const double error = ((forward() - reference_out).abs().max() / reference_out.abs().max()).item<double>();
+        if (error > 1e-5) throw std::runtime_error("ms_deform_attn: the CUDA forward is off the reference");
+        report(json, "ms_deform_attn", shape + ", forward", active("ms_deform_attn"), reference_forward, fast_forward);
+        report(json, "ms_deform_attn", shape + ", forward+backward", active("ms_deform_attn"), reference_both,
+               fast_both);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,6 +200,7 @@ int main(int argc, char** argv) {
         bench_fake_quant(std::stoll(args["elements"]), warmup, runs, json);
         bench_nms(std::stoll(args["candidates"]), warmup, runs, json);
         bench_attention(warmup, runs, json);
+        bench_ms_deform_attn(warmup, runs, json);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_kernels: %s\n", e.what());
         return 1;

@@ -26,15 +26,19 @@ out = [
     "events; the kept indices are checked equal. attention: one AIFI-shaped layer (query = key =",
     "src + pos, value = src, in- and out-projections included) under float16 autocast, manual",
     "equation (reference) against SDPA, launched eagerly and replayed from a CUDA graph (what a",
-    "graphed model runs: GPU work without the host's launch cost).",
+    "graphed model runs: GPU work without the host's launch cost). ms_deform_attn: RT-DETR-r18's decoder",
+    "at 640 (300 queries, three levels of 8,400 cells, 8 heads of 32 channels, 4 points a level), the",
+    "grid_sample reference against the CUDA kernels, forward alone and forward + backward; the CUDA",
+    "forward is checked within 1e-5 of the reference's.",
     "",
     "| kernel | input | accelerated implementation | reference ms | accelerated ms | speed-up | target | met |",
     "|---|---|---|---:|---:|---:|---:|---|",
 ]
 for r in rows:
     t = targets.get(r["kernel"])
+    target, met = (f"{t:g}x", "yes" if r["speedup"] >= t else "no") if t else ("–", "–")
     out.append(f"| {r['kernel']} | {r['shape']} | {r['impl']} | {r['reference_ms']:.3f} | {r['accelerated_ms']:.3f} | "
-               f"{r['speedup']:.1f}x | {t:g}x | {'yes' if r['speedup'] >= t else 'no'} |")
+               f"{r['speedup']:.1f}x | {target} | {met} |")
 out += ["", "`libreyolo kernels` on that machine:", "", "```", open(sys.argv[2]).read().rstrip(), "```"]
 print("\n".join(out))
 PY
