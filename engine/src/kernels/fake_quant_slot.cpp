@@ -3,6 +3,7 @@
 #include "quant/fake_quant.h"
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
 #include "kernels/cuda/fake_quant_fp8_cuda.h"
+#include "kernels/in_tree_cuda.h"
 #endif
 
 namespace libreyolo::kernels {
@@ -14,10 +15,7 @@ Slot<FakeQuantSignature>& fake_quant_fp8_slot() {
             "FP8 E4M3 fake quantization: (x, broadcastable scale) -> x on the E4M3 grid, STE gradient",
             &quant::fake_quant_fp8_reference);
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
-        if (torch::cuda::is_available())
-            s.register_impl("cuda", kInTreeCudaProvider, &cuda::fake_quant_fp8, &cuda::fake_quant_fp8_accepts);
-        else
-            s.register_unavailable("cuda", kInTreeCudaProvider, "no CUDA device");
+        register_in_tree_cuda(s, "cuda", &cuda::fake_quant_fp8, &cuda::fake_quant_fp8_accepts);
 #endif
         return s;
     }();

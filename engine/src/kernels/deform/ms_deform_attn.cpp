@@ -7,6 +7,7 @@
 #include "models/common/attention_policy.h"
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
 #include "kernels/cuda/ms_deform_attn_cuda.h"
+#include "kernels/in_tree_cuda.h"
 #endif
 
 namespace libreyolo::kernels {
@@ -98,10 +99,7 @@ Slot<MsDeformAttnSignature>& ms_deform_attn_slot() {
             "(N, queries, heads·channels)",
             &ms_deform_attn_reference);
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
-        if (torch::cuda::is_available())
-            s.register_impl("cuda", kInTreeCudaProvider, &cuda::ms_deform_attn, &cuda::ms_deform_attn_accepts);
-        else
-            s.register_unavailable("cuda", kInTreeCudaProvider, "no CUDA device");
+        register_in_tree_cuda(s, "cuda", &cuda::ms_deform_attn, &cuda::ms_deform_attn_accepts);
 #endif
         return s;
     }();
