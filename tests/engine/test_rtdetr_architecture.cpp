@@ -1,7 +1,7 @@
-// RT-DETR's backbone against LibreYOLO's own (tests/fixtures/rtdetr_presnet, written by
-// scripts/fixtures/make_rtdetr_presnet_keys.py from LibreYOLO 1.6.0): the same state_dict keys and
-// shapes and parameter counts for PResNet-18, -34 and -50, and the same outputs for PResNet-18
-// with every tensor filled by the fixture's formula.
+// RT-DETR's backbone and hybrid encoder against LibreYOLO's own (tests/fixtures/rtdetr_parts,
+// written by scripts/fixtures/make_rtdetr_parts.py from LibreYOLO 1.6.0): the same
+// state_dict keys, shapes and parameter counts (PResNet-18, -34, -50; RT-DETR-r18's encoder), and
+// the same outputs with every tensor filled by the fixture's formula.
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>
@@ -11,13 +11,14 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "models/network_factory.h"
+#include "models/rtdetr/hybrid_encoder.h"
 #include "models/rtdetr/presnet.h"
 
 using namespace libreyolo;
 
 namespace {
 
-const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_presnet/";
+const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_parts/";
 
 // Entry k of the sorted state_dict: 0.1 · sin(0.37 · i + k); running_var 1 + |that|.
 void fill_by_formula(torch::nn::Module& net) {
@@ -29,6 +30,27 @@ void fill_by_formula(torch::nn::Module& net) {
             t.copy_((name.ends_with("running_var") ? 1 + pattern.abs() : pattern).view_as(t));
         }
         ++k;
+    }
+}
+
+void compare_layout(const torch::nn::Module& net, const nlohmann::json& want) {
+    const auto ours = io::state_dict(net);
+    QCOMPARE(ours.size(), want["keys"].size());
+    for (const auto& [key, shape] : want["keys"].items()) {
+        QVERIFY2(ours.count(key), key.c_str());
+        QVERIFY2(ours.at(key).sizes().vec() == shape.get<std::vector<int64_t>>(), key.c_str());
+    }
+    QCOMPARE(static_cast<qint64>(models::count_parameters(net)), want["parameters"].get<qint64>());
+}
+
+void compare_outputs(const std::vector<torch::Tensor>& ours, const io::TensorFile& theirs, const std::string& prefix) {
+    QCOMPARE(ours.size(), std::size_t(3));
+    for (int i = 0; i < 3; ++i) {
+        const torch::Tensor& want = theirs.tensors.at(prefix + std::to_string(i));
+        QCOMPARE(ours[i].sizes().vec(), want.sizes().vec());
+        const double relative = ((ours[i] - want).abs().max() / want.abs().max()).item<double>();
+        qInfo("%s%d: max |ours - LibreYOLO| / max |LibreYOLO| = %.2e", prefix.c_str(), i, relative);
+        QVERIFY(relative < 1e-5);
     }
 }
 
@@ -53,12 +75,7 @@ private Q_SLOTS:
         const auto& want = expected_[std::to_string(depth)];
         QCOMPARE(want["parameters"].get<qint64>(), parameters);
         QCOMPARE(static_cast<qint64>(models::count_parameters(*net)), parameters);
-        const auto ours = io::state_dict(*net);
-        QCOMPARE(ours.size(), want["keys"].size());
-        for (const auto& [key, shape] : want["keys"].items()) {
-            QVERIFY2(ours.count(key), key.c_str());
-            QVERIFY2(ours.at(key).sizes().vec() == shape.get<std::vector<int64_t>>(), key.c_str());
-        }
+        compare_layout(*net, want);
         for (int i = 0; i < 3; ++i) QCOMPARE(net->out_channels()[i], want["out_channels"][i].get<int64_t>());
     }
 
@@ -69,16 +86,27 @@ private Q_SLOTS:
         const torch::Tensor x =
             (0.5 + 0.5 * torch::sin(0.11 * torch::arange(3 * 64 * 64, torch::kFloat32))).view({1, 3, 64, 64});
         torch::NoGradGuard no_grad;
-        const std::vector<torch::Tensor> ours = net->forward(x);
-        const io::TensorFile theirs = io::read_safetensors(kDir + "forward.safetensors");
-        QCOMPARE(ours.size(), std::size_t(3));
-        for (int i = 0; i < 3; ++i) {
-            const torch::Tensor& want = theirs.tensors.at("out" + std::to_string(i));
-            QCOMPARE(ours[i].sizes().vec(), want.sizes().vec());
-            const double relative = ((ours[i] - want).abs().max() / want.abs().max()).item<double>();
-            qInfo("stride %d: max |ours - LibreYOLO| / max |LibreYOLO| = %.2e", 8 << i, relative);
-            QVERIFY(relative < 1e-5);
+        compare_outputs(net->forward(x), io::read_safetensors(kDir + "forward.safetensors"), "out");
+    }
+
+    void theR18EncoderHasLibreYOLOsLayoutAndOutputs() {
+        models::rtdetr::HybridEncoderOptions o;
+        o.in_channels = {128, 256, 512};
+        o.expansion = 0.5;
+        models::rtdetr::HybridEncoder encoder(o);
+        compare_layout(*encoder, nlohmann::json::parse(std::ifstream(kDir + "encoder.json")));
+        QCOMPARE(static_cast<qint64>(models::count_parameters(*encoder)), qint64(4965120));
+        fill_by_formula(*encoder);
+        encoder->eval();
+        std::vector<torch::Tensor> maps;
+        const std::array<std::pair<int64_t, int64_t>, 3> sizes = {{{128, 8}, {256, 4}, {512, 2}}};
+        for (int c = 0; c < 3; ++c) {
+            const auto [channels, side] = sizes[static_cast<std::size_t>(c)];
+            maps.push_back((0.5 * torch::sin(0.13 * torch::arange(channels * side * side, torch::kFloat32) + c))
+                               .view({1, channels, side, side}));
         }
+        torch::NoGradGuard no_grad;
+        compare_outputs(encoder->forward(maps), io::read_safetensors(kDir + "forward.safetensors"), "encoder_out");
     }
 };
 

@@ -7,18 +7,6 @@
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
 
-ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, bool relu) : relu_(relu) {
-    conv = register_module(
-        "conv", torch::nn::Conv2d(
-                    torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding((kernel - 1) / 2).bias(false)));
-    norm = register_module("norm", torch::nn::BatchNorm2d(out));
-}
-
-torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
-    torch::Tensor y = norm(conv(x));
-    return relu_ ? torch::relu(y) : y;
-}
-
 ResidualBlockImpl::ResidualBlockImpl(int64_t in, int64_t width, int64_t stride, bool identity_shortcut, bool bottleneck)
     : identity_shortcut_(identity_shortcut) {
     const int64_t out = bottleneck ? 4 * width : width;
@@ -27,18 +15,18 @@ ResidualBlockImpl::ResidualBlockImpl(int64_t in, int64_t width, int64_t stride, 
             pooled_short = register_module("short", torch::nn::Sequential());
             pooled_short->push_back("pool",
                                     torch::nn::AvgPool2d(torch::nn::AvgPool2dOptions(2).stride(2).ceil_mode(true)));
-            pooled_short->push_back("conv", ConvNormLayer(in, out, 1, 1, false));
+            pooled_short->push_back("conv", ConvNormLayer(in, out, 1, 1, Activation::None));
         } else {
-            plain_short = register_module("short", ConvNormLayer(in, out, 1, stride, false));
+            plain_short = register_module("short", ConvNormLayer(in, out, 1, stride, Activation::None));
         }
     }
     if (bottleneck) {  // variant 'd': the stride on the 3×3
-        branch2a = register_module("branch2a", ConvNormLayer(in, width, 1, 1, true));
-        branch2b = register_module("branch2b", ConvNormLayer(width, width, 3, stride, true));
-        branch2c = register_module("branch2c", ConvNormLayer(width, out, 1, 1, false));
+        branch2a = register_module("branch2a", ConvNormLayer(in, width, 1, 1, Activation::ReLU));
+        branch2b = register_module("branch2b", ConvNormLayer(width, width, 3, stride, Activation::ReLU));
+        branch2c = register_module("branch2c", ConvNormLayer(width, out, 1, 1, Activation::None));
     } else {
-        branch2a = register_module("branch2a", ConvNormLayer(in, width, 3, stride, true));
-        branch2b = register_module("branch2b", ConvNormLayer(width, width, 3, 1, false));
+        branch2a = register_module("branch2a", ConvNormLayer(in, width, 3, stride, Activation::ReLU));
+        branch2b = register_module("branch2b", ConvNormLayer(width, width, 3, 1, Activation::None));
     }
 }
 
@@ -57,9 +45,9 @@ PResNetImpl::PResNetImpl(int depth) {
         throw InvalidArgument("rtdetr: no PResNet of depth " + std::to_string(depth) + " (18, 34, 50 or 101)");
     const bool bottleneck = depth >= 50;
     conv1 = register_module("conv1", torch::nn::Sequential());
-    conv1->push_back("conv1_1", ConvNormLayer(3, 32, 3, 2, true));
-    conv1->push_back("conv1_2", ConvNormLayer(32, 32, 3, 1, true));
-    conv1->push_back("conv1_3", ConvNormLayer(32, 64, 3, 1, true));
+    conv1->push_back("conv1_1", ConvNormLayer(3, 32, 3, 2, Activation::ReLU));
+    conv1->push_back("conv1_2", ConvNormLayer(32, 32, 3, 1, Activation::ReLU));
+    conv1->push_back("conv1_3", ConvNormLayer(32, 64, 3, 1, Activation::ReLU));
     res_layers = register_module("res_layers", torch::nn::ModuleList());
     int64_t in = 64;
     const std::array<int64_t, 4> widths = {64, 128, 256, 512};

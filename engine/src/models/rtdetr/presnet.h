@@ -9,20 +9,9 @@
 #include <array>
 #include <vector>
 
+#include "models/rtdetr/conv_norm_layer.h"
+
 namespace libreyolo::models::rtdetr {
-
-// Conv2d (no bias) + BatchNorm2d (PyTorch defaults) + optional ReLU.
-class ConvNormLayerImpl : public torch::nn::Module {
-public:
-    ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, bool relu);
-    torch::Tensor forward(const torch::Tensor& x);
-    torch::nn::Conv2d conv{nullptr};
-    torch::nn::BatchNorm2d norm{nullptr};
-
-private:
-    bool relu_;
-};
-TORCH_MODULE(ConvNormLayer);
 
 // BasicBlock (two 3×3) or BottleNeck (1×1, 3×3 carrying the stride, 1×1 to 4× the width), with a
 // projection shortcut ("short") on a stage's first block.

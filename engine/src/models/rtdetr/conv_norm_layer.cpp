@@ -1,0 +1,29 @@
+#include "models/rtdetr/conv_norm_layer.h"
+
+namespace libreyolo::models::rtdetr {
+
+ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act)
+    : act_(act) {
+    conv = register_module(
+        "conv", torch::nn::Conv2d(
+                    torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding((kernel - 1) / 2).bias(false)));
+    norm = register_module("norm", torch::nn::BatchNorm2d(out));
+}
+
+torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
+    return activate(norm(conv(x)), act_);
+}
+
+torch::Tensor activate(const torch::Tensor& x, Activation act) {
+    switch (act) {
+        case Activation::ReLU:
+            return torch::relu(x);
+        case Activation::SiLU:
+            return torch::silu(x);
+        case Activation::None:
+            break;
+    }
+    return x;
+}
+
+}  // namespace libreyolo::models::rtdetr

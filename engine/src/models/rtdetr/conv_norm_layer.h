@@ -1,0 +1,25 @@
+#pragma once
+// RT-DETR's ConvNormLayer (LibreYOLO's libreyolo/models/rtdetr/backbone.py): Conv2d without bias,
+// padding (k - 1) / 2, then BatchNorm2d with PyTorch's defaults, then an optional activation. The
+// backbone and the hybrid encoder both build from it.
+#include <torch/torch.h>
+
+namespace libreyolo::models::rtdetr {
+
+enum class Activation { None, ReLU, SiLU };
+
+class ConvNormLayerImpl : public torch::nn::Module {
+public:
+    ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Conv2d conv{nullptr};
+    torch::nn::BatchNorm2d norm{nullptr};
+
+private:
+    Activation act_;
+};
+TORCH_MODULE(ConvNormLayer);
+
+torch::Tensor activate(const torch::Tensor& x, Activation act);
+
+}  // namespace libreyolo::models::rtdetr
