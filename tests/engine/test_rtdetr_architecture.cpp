@@ -1,6 +1,7 @@
-// RT-DETR's backbone and hybrid encoder against LibreYOLO's own (tests/fixtures/rtdetr_parts,
+// RT-DETR's backbone, hybrid encoder and decoder head against LibreYOLO's own (tests/fixtures/rtdetr_parts,
 // written by scripts/fixtures/make_rtdetr_parts.py from LibreYOLO 1.6.0): the same
-// state_dict keys, shapes and parameter counts (PResNet-18, -34, -50; RT-DETR-r18's encoder), and
+// state_dict keys, shapes and parameter counts (PResNet-18, -34, -50; RT-DETR-r18's encoder and
+// decoder, which with PResNet-18 make LibreYOLO's 20,184,464-parameter RT-DETR-r18), and
 // the same outputs with every tensor filled by the fixture's formula.
 #include <QtTest/QtTest>
 
@@ -11,6 +12,7 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "models/network_factory.h"
+#include "models/rtdetr/decoder.h"
 #include "models/rtdetr/hybrid_encoder.h"
 #include "models/rtdetr/presnet.h"
 
@@ -107,6 +109,34 @@ private Q_SLOTS:
         }
         torch::NoGradGuard no_grad;
         compare_outputs(encoder->forward(maps), io::read_safetensors(kDir + "forward.safetensors"), "encoder_out");
+    }
+
+    void theR18DecoderHasLibreYOLOsLayoutAndOutputs() {
+        models::rtdetr::DecoderOptions o;
+        o.num_layers = 3;
+        models::rtdetr::RTDETRTransformer decoder(o, std::array<int64_t, 3>{256, 256, 256});
+        compare_layout(*decoder, nlohmann::json::parse(std::ifstream(kDir + "decoder.json")));
+        QCOMPARE(static_cast<qint64>(models::count_parameters(*decoder)), qint64(4019376));
+        QCOMPARE(11199968 + 4965120 + 4019376, 20184464);  // LibreYOLO's RT-DETR-r18, all three parts
+        fill_by_formula(*decoder);
+        decoder->eval();
+        std::vector<torch::Tensor> maps;
+        for (int c = 0; c < 3; ++c) {
+            const int64_t side = 16 >> c;
+            maps.push_back((0.5 * torch::sin(0.17 * torch::arange(256 * side * side, torch::kFloat32) + c))
+                               .view({1, 256, side, side}));
+        }
+        torch::NoGradGuard no_grad;
+        const models::rtdetr::DecoderOutput out = decoder->forward(maps);
+        const io::TensorFile theirs = io::read_safetensors(kDir + "forward.safetensors");
+        for (const auto& [ours, name] :
+             {std::pair{out.logits, "decoder_logits"}, std::pair{out.boxes, "decoder_boxes"}}) {
+            const torch::Tensor& want = theirs.tensors.at(name);
+            QCOMPARE(ours.sizes().vec(), want.sizes().vec());
+            const double relative = ((ours - want).abs().max() / want.abs().max()).item<double>();
+            qInfo("%s: max |ours - LibreYOLO| / max |LibreYOLO| = %.2e", name, relative);
+            QVERIFY(relative < 1e-5);
+        }
     }
 };
 

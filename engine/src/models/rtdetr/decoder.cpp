@@ -1,0 +1,199 @@
+#include "models/rtdetr/decoder.h"
+
+#include <cmath>
+#include <numbers>
+
+#include "kernels/deform/ms_deform_attn.h"
+
+namespace libreyolo::models::rtdetr {
+namespace F = torch::nn::functional;
+namespace {
+
+torch::Tensor inverse_sigmoid(const torch::Tensor& x, double eps = 1e-5) {
+    const torch::Tensor clipped = x.clamp(0.0, 1.0);
+    return torch::log(clipped.clamp_min(eps) / (1 - clipped).clamp_min(eps));
+}
+
+torch::Tensor gather_rows(const torch::Tensor& t, const torch::Tensor& index) {  // t (B, S, C), index (B, K)
+    return t.gather(1, index.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
+}
+
+}  // namespace
+
+MLPImpl::MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers) {
+    layers_list = register_module("layers", torch::nn::ModuleList());
+    for (int i = 0; i < layers; ++i) {
+        linears_.push_back(torch::nn::Linear(i == 0 ? in : hidden, i == layers - 1 ? out : hidden));
+        layers_list->push_back(linears_.back());
+    }
+}
+
+torch::Tensor MLPImpl::forward(torch::Tensor x) {
+    for (std::size_t i = 0; i < linears_.size(); ++i) {
+        x = linears_[i](x);
+        if (i + 1 < linears_.size()) x = torch::relu(x);
+    }
+    return x;
+}
+
+MSDeformableAttentionImpl::MSDeformableAttentionImpl(int64_t embed_dim, int64_t heads, int64_t levels, int64_t points)
+    : heads_(heads), levels_(levels), points_(points) {
+    const int64_t total = heads * levels * points;
+    sampling_offsets = register_module("sampling_offsets", torch::nn::Linear(embed_dim, total * 2));
+    attention_weights = register_module("attention_weights", torch::nn::Linear(embed_dim, total));
+    value_proj = register_module("value_proj", torch::nn::Linear(embed_dim, embed_dim));
+    output_proj = register_module("output_proj", torch::nn::Linear(embed_dim, embed_dim));
+    // LibreYOLO's initialisation: offsets start on a ring of directions per head, scaled by the point.
+    torch::NoGradGuard no_grad;
+    sampling_offsets->weight.zero_();
+    const torch::Tensor thetas =
+        torch::arange(heads, torch::kFloat32) * (2.0 * std::numbers::pi / static_cast<double>(heads));
+    torch::Tensor grid = torch::stack({thetas.cos(), thetas.sin()}, -1);
+    grid = (grid / std::get<0>(grid.abs().max(-1, true))).reshape({heads, 1, 1, 2}).tile({1, levels, points, 1});
+    grid = grid * torch::arange(1, points + 1, torch::kFloat32).reshape({1, 1, -1, 1});
+    sampling_offsets->bias.copy_(grid.flatten());
+    attention_weights->weight.zero_();
+    attention_weights->bias.zero_();
+    torch::nn::init::xavier_uniform_(value_proj->weight);
+    value_proj->bias.zero_();
+    torch::nn::init::xavier_uniform_(output_proj->weight);
+    output_proj->bias.zero_();
+}
+
+torch::Tensor MSDeformableAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& reference_boxes,
+                                                 const torch::Tensor& value_in,
+                                                 const std::vector<std::array<int64_t, 2>>& spatial_shapes) {
+    const int64_t b = query.size(0), lq = query.size(1), s = value_in.size(1);
+    const int64_t channels = value_in.size(2) / heads_;
+    const torch::Tensor value = value_proj(value_in).reshape({b, s, heads_, channels});
+    const torch::Tensor offsets = sampling_offsets(query).reshape({b, lq, heads_, levels_, points_, 2});
+    const torch::Tensor weights =
+        torch::softmax(attention_weights(query).reshape({b, lq, heads_, levels_ * points_}), -1);
+    // Boxes as references: centre plus offsets scaled by half the box per point.
+    const torch::Tensor centre =
+        reference_boxes.index({torch::indexing::Slice(), torch::indexing::Slice(), torch::indexing::None,
+                               torch::indexing::Slice(), torch::indexing::None, torch::indexing::Slice(0, 2)});
+    const torch::Tensor size =
+        reference_boxes.index({torch::indexing::Slice(), torch::indexing::Slice(), torch::indexing::None,
+                               torch::indexing::Slice(), torch::indexing::None, torch::indexing::Slice(2, 4)});
+    const torch::Tensor locations = centre + offsets / static_cast<double>(points_) * size * 0.5;
+    const kernels::DeformableSampling sampling{spatial_shapes, std::vector<int64_t>(levels_, points_), false};
+    const torch::Tensor out = kernels::ms_deform_attn_slot()(
+        value, locations.reshape({b, lq, heads_, levels_ * points_, 2}), weights, sampling);
+    return output_proj(out);
+}
+
+TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t d_model, int64_t heads, int64_t dim_feedforward,
+                                                         int64_t levels, int64_t points) {
+    self_attn = register_module("self_attn", MultiheadAttention(d_model, heads, /*batch_first=*/true));
+    norm1 = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
+    cross_attn = register_module("cross_attn", MSDeformableAttention(d_model, heads, levels, points));
+    norm2 = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
+    linear1 = register_module("linear1", torch::nn::Linear(d_model, dim_feedforward));
+    linear2 = register_module("linear2", torch::nn::Linear(dim_feedforward, d_model));
+    norm3 = register_module("norm3", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
+}
+
+torch::Tensor TransformerDecoderLayerImpl::forward(torch::Tensor tgt, const torch::Tensor& reference_boxes,
+                                                   const torch::Tensor& memory,
+                                                   const std::vector<std::array<int64_t, 2>>& spatial_shapes,
+                                                   const torch::Tensor& query_pos_embed) {
+    const torch::Tensor q = tgt + query_pos_embed;
+    tgt = norm1(tgt + self_attn(q, q, tgt));
+    tgt = norm2(tgt + cross_attn(tgt + query_pos_embed, reference_boxes, memory, spatial_shapes));
+    return norm3((tgt + linear2(torch::relu(linear1(tgt)))).clamp(-65504, 65504));
+}
+
+RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std::array<int64_t, 3>& feat_channels)
+    : options_(o) {
+    input_proj = register_module("input_proj", torch::nn::ModuleList());
+    for (const int64_t in : feat_channels) {
+        torch::nn::Sequential proj;
+        proj->push_back("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, o.hidden_dim, 1).bias(false)));
+        proj->push_back("norm", torch::nn::BatchNorm2d(o.hidden_dim));
+        projections_.push_back(proj);
+        input_proj->push_back(proj);
+    }
+    // LibreYOLO's TransformerDecoder: decoder.layers[i].
+    auto decoder = register_module("decoder", std::make_shared<torch::nn::Module>());
+    decoder_layers = decoder->register_module("layers", torch::nn::ModuleList());
+    for (int64_t i = 0; i < o.num_layers; ++i) {
+        layers_.push_back(TransformerDecoderLayer(o.hidden_dim, o.nhead, o.dim_feedforward, 3, o.num_points));
+        decoder_layers->push_back(layers_.back());
+    }
+    if (o.num_denoising > 0)
+        denoising_class_embed = register_module(
+            "denoising_class_embed",
+            torch::nn::Embedding(
+                torch::nn::EmbeddingOptions(o.num_classes + 1, o.hidden_dim).padding_idx(o.num_classes)));
+    query_pos_head = register_module("query_pos_head", MLP(4, 2 * o.hidden_dim, o.hidden_dim, 2));
+    enc_output = register_module(
+        "enc_output", torch::nn::Sequential(torch::nn::Linear(o.hidden_dim, o.hidden_dim),
+                                            torch::nn::LayerNorm(torch::nn::LayerNormOptions({o.hidden_dim}))));
+    enc_score_head = register_module("enc_score_head", torch::nn::Linear(o.hidden_dim, o.num_classes));
+    enc_bbox_head = register_module("enc_bbox_head", MLP(o.hidden_dim, o.hidden_dim, 4, 3));
+    dec_score_head = register_module("dec_score_head", torch::nn::ModuleList());
+    dec_bbox_head = register_module("dec_bbox_head", torch::nn::ModuleList());
+    for (int64_t i = 0; i < o.num_layers; ++i) {
+        score_heads_.push_back(torch::nn::Linear(o.hidden_dim, o.num_classes));
+        dec_score_head->push_back(score_heads_.back());
+        bbox_heads_.push_back(MLP(o.hidden_dim, o.hidden_dim, 4, 3));
+        dec_bbox_head->push_back(bbox_heads_.back());
+    }
+}
+
+std::pair<torch::Tensor, torch::Tensor> RTDETRTransformerImpl::anchors(
+    const std::vector<std::array<int64_t, 2>>& spatial_shapes, const torch::Device& device) {
+    constexpr double kGridSize = 0.05, kEps = 1e-2;
+    const auto f32 = torch::TensorOptions().dtype(torch::kFloat32).device(device);
+    std::vector<torch::Tensor> levels;
+    for (std::size_t l = 0; l < spatial_shapes.size(); ++l) {
+        const auto [h, w] = spatial_shapes[l];
+        const auto grid = torch::meshgrid({torch::arange(h, f32), torch::arange(w, f32)}, "ij");
+        const torch::Tensor xy = torch::stack({grid[1], grid[0]}, -1).unsqueeze(0) + 0.5;
+        const torch::Tensor normalised =
+            torch::stack({xy.select(-1, 0) / static_cast<double>(w), xy.select(-1, 1) / static_cast<double>(h)}, -1);
+        const torch::Tensor wh = torch::ones_like(normalised) * kGridSize * std::pow(2.0, static_cast<double>(l));
+        levels.push_back(torch::cat({normalised, wh}, -1).reshape({-1, h * w, 4}));
+    }
+    torch::Tensor a = torch::cat(levels, 1);
+    const torch::Tensor valid = ((a > kEps) * (a < 1 - kEps)).all(-1, true);
+    a = torch::log(a / (1 - a));
+    return {torch::where(valid, a, torch::full({}, INFINITY, f32)), valid};
+}
+
+DecoderOutput RTDETRTransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
+    std::vector<torch::Tensor> flat;
+    std::vector<std::array<int64_t, 2>> shapes;
+    for (std::size_t i = 0; i < feats.size(); ++i) {
+        const torch::Tensor p = projections_[i]->forward(feats[i]);
+        shapes.push_back({p.size(2), p.size(3)});
+        flat.push_back(p.flatten(2).permute({0, 2, 1}));
+    }
+    torch::Tensor memory = torch::cat(flat, 1);
+    const auto [anchor_logits, valid] = anchors(shapes, memory.device());
+    memory = valid.to(memory.scalar_type()) * memory;
+    const torch::Tensor output_memory = enc_output->forward(memory);
+    const torch::Tensor enc_class = enc_score_head(output_memory);
+    const torch::Tensor enc_coord = enc_bbox_head(output_memory) + anchor_logits.to(memory.scalar_type());
+    const torch::Tensor top = std::get<1>(torch::topk(std::get<0>(enc_class.max(-1)), options_.num_queries, 1));
+    torch::Tensor reference = torch::sigmoid(gather_rows(enc_coord, top).detach());
+    torch::Tensor output = gather_rows(output_memory, top).detach();
+
+    const int64_t last = options_.eval_idx >= 0 ? options_.eval_idx : options_.num_layers + options_.eval_idx;
+    DecoderOutput out;
+    for (int64_t i = 0; i <= last; ++i) {
+        output = layers_[static_cast<std::size_t>(i)](output, reference.unsqueeze(2), memory, shapes,
+                                                      query_pos_head(reference));
+        const torch::Tensor refined =
+            torch::sigmoid(bbox_heads_[static_cast<std::size_t>(i)](output) + inverse_sigmoid(reference));
+        if (i == last) {
+            out.logits = score_heads_[static_cast<std::size_t>(i)](output);
+            out.boxes = refined;
+        }
+        reference = refined;
+    }
+    return out;
+}
+
+}  // namespace libreyolo::models::rtdetr

@@ -1,0 +1,98 @@
+#pragma once
+// RT-DETR's decoder head with LibreYOLO's module names (libreyolo/models/rtdetr/nn.py,
+// RTDETRTransformer), inference path: the encoder's maps projected and flattened, grid anchors,
+// query selection (the top num_queries cells by their best class score, from the encoder head),
+// then decoder layers of self-attention, multi-scale deformable cross-attention (the
+// ms_deform_attn slot) and a ReLU feed-forward, refining the boxes layer by layer; the eval layer's
+// class logits and boxes (cx, cy, w, h in [0, 1]). The denoising embedding is registered (it is in
+// LibreYOLO's checkpoints) and used by training only.
+#include <torch/torch.h>
+
+#include <array>
+#include <vector>
+
+#include "models/common/multihead_attention.h"
+
+namespace libreyolo::models::rtdetr {
+
+struct DecoderOptions {
+    int64_t num_classes = 80;
+    int64_t hidden_dim = 256;
+    int64_t num_queries = 300;
+    int64_t num_layers = 6;
+    int64_t nhead = 8;
+    int64_t dim_feedforward = 1024;
+    int64_t num_points = 4;  // per head and level
+    int64_t num_denoising = 100;
+    int eval_idx = -1;  // the layer whose outputs inference returns; negative counts from the end
+};
+
+// Linear layers with ReLU between them.
+class MLPImpl : public torch::nn::Module {
+public:
+    MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers);
+    torch::Tensor forward(torch::Tensor x);
+
+private:
+    torch::nn::ModuleList layers_list{nullptr};
+    std::vector<torch::nn::Linear> linears_;
+};
+TORCH_MODULE(MLP);
+
+class MSDeformableAttentionImpl : public torch::nn::Module {
+public:
+    MSDeformableAttentionImpl(int64_t embed_dim, int64_t heads, int64_t levels, int64_t points);
+    // query (B, Lq, C); reference_boxes (B, Lq, 1, 4) as cx, cy, w, h; value (B, S, C).
+    torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& reference_boxes, const torch::Tensor& value,
+                          const std::vector<std::array<int64_t, 2>>& spatial_shapes);
+    torch::nn::Linear sampling_offsets{nullptr}, attention_weights{nullptr}, value_proj{nullptr}, output_proj{nullptr};
+
+private:
+    int64_t heads_, levels_, points_;
+};
+TORCH_MODULE(MSDeformableAttention);
+
+class TransformerDecoderLayerImpl : public torch::nn::Module {
+public:
+    TransformerDecoderLayerImpl(int64_t d_model, int64_t heads, int64_t dim_feedforward, int64_t levels,
+                                int64_t points);
+    torch::Tensor forward(torch::Tensor tgt, const torch::Tensor& reference_boxes, const torch::Tensor& memory,
+                          const std::vector<std::array<int64_t, 2>>& spatial_shapes,
+                          const torch::Tensor& query_pos_embed);
+    MultiheadAttention self_attn{nullptr};
+    torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr}, norm3{nullptr};
+    MSDeformableAttention cross_attn{nullptr};
+    torch::nn::Linear linear1{nullptr}, linear2{nullptr};
+};
+TORCH_MODULE(TransformerDecoderLayer);
+
+struct DecoderOutput {
+    torch::Tensor logits;  // (B, num_queries, num_classes)
+    torch::Tensor boxes;   // (B, num_queries, 4): cx, cy, w, h in [0, 1]
+};
+
+class RTDETRTransformerImpl : public torch::nn::Module {
+public:
+    RTDETRTransformerImpl(const DecoderOptions& options, const std::array<int64_t, 3>& feat_channels);
+    DecoderOutput forward(const std::vector<torch::Tensor>& feats);
+
+    // Logits of the cells' anchors (log(a / (1 - a))), +inf for those too close to the border, per
+    // level's (H, W): LibreYOLO's _generate_anchors with grid size 0.05 · 2^level.
+    static std::pair<torch::Tensor, torch::Tensor> anchors(const std::vector<std::array<int64_t, 2>>& spatial_shapes,
+                                                           const torch::Device& device);
+
+private:
+    DecoderOptions options_;
+    torch::nn::ModuleList input_proj{nullptr}, decoder_layers{nullptr}, dec_score_head{nullptr}, dec_bbox_head{nullptr};
+    std::vector<torch::nn::Sequential> projections_;
+    std::vector<TransformerDecoderLayer> layers_;
+    std::vector<torch::nn::Linear> score_heads_;
+    std::vector<MLP> bbox_heads_;
+    torch::nn::Embedding denoising_class_embed{nullptr};
+    MLP query_pos_head{nullptr}, enc_bbox_head{nullptr};
+    torch::nn::Sequential enc_output{nullptr};
+    torch::nn::Linear enc_score_head{nullptr};
+};
+TORCH_MODULE(RTDETRTransformer);
+
+}  // namespace libreyolo::models::rtdetr
