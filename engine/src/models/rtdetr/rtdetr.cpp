@@ -1,0 +1,35 @@
+#include "models/rtdetr/rtdetr.h"
+
+#include <map>
+
+#include "libreyolo/errors.h"
+
+namespace libreyolo::models::rtdetr {
+
+const RTDETRSize& rtdetr_size(const std::string& size) {
+    static const std::map<std::string, RTDETRSize> sizes = {
+        {"r18", {18, 0.5, 3}}, {"r34", {34, 0.5, 4}}, {"r50", {50, 1.0, 6}}};
+    const auto it = sizes.find(size);
+    if (it == sizes.end()) throw UnknownModel("rtdetr: unknown size '" + size + "' (r18, r34, r50)");
+    return it->second;
+}
+
+RTDETRModelImpl::RTDETRModelImpl(const std::string& size, int64_t num_classes) {
+    const RTDETRSize& s = rtdetr_size(size);
+    backbone = register_module("backbone", PResNet(s.depth));
+    HybridEncoderOptions e;
+    e.in_channels = backbone->out_channels();
+    e.expansion = s.expansion;
+    encoder = register_module("encoder", HybridEncoder(e));
+    DecoderOptions d;
+    d.num_classes = num_classes;
+    d.num_layers = s.decoder_layers;
+    decoder = register_module("decoder",
+                              RTDETRTransformer(d, std::array<int64_t, 3>{e.hidden_dim, e.hidden_dim, e.hidden_dim}));
+}
+
+DecoderOutput RTDETRModelImpl::forward(const torch::Tensor& images) {
+    return decoder(encoder(backbone(images)));
+}
+
+}  // namespace libreyolo::models::rtdetr

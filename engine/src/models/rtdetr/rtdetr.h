@@ -1,0 +1,37 @@
+#pragma once
+// RT-DETR (detect) as LibreYOLO composes it (libreyolo/models/rtdetr/nn.py RTDETRModel): PResNet
+// backbone, hybrid encoder, decoder head, under LibreYOLO's prefixes backbone., encoder., decoder.
+// Sizes and their settings are LibreYOLO's RTDETR_CONFIGS (r18, r34, r50), built as for training
+// from scratch (BatchNorm, not frozen).
+#include <torch/torch.h>
+
+#include <string>
+
+#include "models/rtdetr/decoder.h"
+#include "models/rtdetr/hybrid_encoder.h"
+#include "models/rtdetr/presnet.h"
+
+namespace libreyolo::models::rtdetr {
+
+struct RTDETRSize {
+    int depth;
+    double expansion;
+    int64_t decoder_layers;
+};
+
+// Throws UnknownModel naming the size and the known ones.
+const RTDETRSize& rtdetr_size(const std::string& size);
+
+class RTDETRModelImpl : public torch::nn::Module {
+public:
+    RTDETRModelImpl(const std::string& size, int64_t num_classes);
+    // images (B, 3, H, W) in [0, 1], H and W multiples of 32 with at least num_queries cells over the
+    // three maps. Returns the eval layer's logits and boxes (cx, cy, w, h in [0, 1]).
+    DecoderOutput forward(const torch::Tensor& images);
+    PResNet backbone{nullptr};
+    HybridEncoder encoder{nullptr};
+    RTDETRTransformer decoder{nullptr};
+};
+TORCH_MODULE(RTDETRModel);
+
+}  // namespace libreyolo::models::rtdetr
