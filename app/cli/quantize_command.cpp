@@ -1,6 +1,8 @@
 // `libreyolo quantize`: LibreYOLO's quantize command for the simulation tier.
 #include "cli_common.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <filesystem>
 
@@ -53,15 +55,6 @@ std::string default_output(const std::string& model, const std::string& recipe) 
     return model + "-" + recipe + ".safetensors";
 }
 
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-    }
-    return out + "\"";
-}
-
 int run_quantize(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
         argv, {"model", "recipe", "calib", "samples", "batch", "imgsz", "algorithm", "keep", "out", "device"},
@@ -87,17 +80,13 @@ int run_quantize(const std::vector<std::string>& argv) {
     model.save(out);
 
     if (args.flags.count("json")) {
-        std::printf(
-            "{\"path\": %s, \"recipe\": %s, \"execution\": %s, \"calibrated\": %s, \"calib_samples\": %d, "
-            "\"module_counts\": {",
-            json_string(out).c_str(), json_string(info.recipe).c_str(), json_string(info.execution).c_str(),
-            info.calibrated ? "true" : "false", info.calib_samples);
-        bool first = true;
-        for (const auto& [kind, count] : info.module_counts) {
-            std::printf("%s%s: %d", first ? "" : ", ", json_string(kind).c_str(), count);
-            first = false;
-        }
-        std::printf("}}\n");
+        const nlohmann::json result = {{"path", out},
+                                       {"recipe", info.recipe},
+                                       {"execution", info.execution},
+                                       {"calibrated", info.calibrated},
+                                       {"calib_samples", info.calib_samples},
+                                       {"module_counts", info.module_counts}};
+        std::printf("%s\n", result.dump().c_str());
         return 0;
     }
     std::string keep;

@@ -6,8 +6,6 @@
 #include <algorithm>
 #include <atomic>
 #include <csignal>
-#include <cstdlib>
-
 #include "args.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
@@ -86,25 +84,22 @@ int run_train(const std::vector<std::string>& argv) {
     o.dist_timeout = args.get_int("dist_timeout", o.dist_timeout);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
 
-    const char* world = std::getenv("WORLD_SIZE");
-    const bool launched_as_rank = world && *world;
+    const std::optional<DistributedRank> rank = distributed_rank();
     if (const auto devices = device_list(o.device)) {
-        if (!launched_as_rank) {
+        if (!rank) {
             std::vector<std::string> rest;
             for (const std::string& a : argv)
                 if (a.rfind("device=", 0) != 0) rest.push_back(a);
             return launch_local_ranks(*devices, rest);
         }
         // Started by an external launcher with the whole list: this process takes its own entry.
-        const char* local = std::getenv("LOCAL_RANK");
-        const std::size_t index = local && *local ? static_cast<std::size_t>(std::atoi(local)) : 0;
+        const auto index = static_cast<std::size_t>(rank->local_rank);
         if (index >= devices->size())
             throw InvalidArgument("device: LOCAL_RANK " + std::to_string(index) + " has no entry in '" + o.device +
                                   "'");
         o.device = (*devices)[index];
     }
-    const char* rank_text = std::getenv("RANK");
-    const bool main_rank = !launched_as_rank || !rank_text || std::atoi(rank_text) == 0;
+    const bool main_rank = !rank || rank->rank == 0;
     if (!main_rank) set_log_level(LogLevel::Warning);  // rank 0 speaks for the run
 
     g_stop_training = false;

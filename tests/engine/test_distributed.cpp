@@ -30,8 +30,9 @@ std::vector<double> column(const QString& csv, const QString& name) {
     QFile f(csv);
     if (!f.open(QIODevice::ReadOnly)) return {};
     const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
-    const int index = static_cast<int>(lines[0].split(',').indexOf(name));
     std::vector<double> values;
+    const qsizetype index = lines.isEmpty() ? -1 : lines[0].split(',').indexOf(name);
+    if (index < 0) return values;
     for (qsizetype i = 1; i < lines.size(); ++i) values.push_back(lines[i].split(',')[index].toDouble());
     return values;
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,16 @@ struct TrainResult {
     int world_size = 1;
     std::string weights_sha256;
 };
+
+// This process's place in a distributed run as an external launcher describes it (RANK,
+// WORLD_SIZE, LOCAL_RANK; LOCAL_RANK defaults to RANK): what train() itself reads. nullopt when
+// WORLD_SIZE is unset. Throws InvalidArgument naming the variable that is malformed.
+struct DistributedRank {
+    int rank = 0;
+    int world_size = 1;
+    int local_rank = 0;
+};
+std::optional<DistributedRank> distributed_rank();
 
 // stop: set from any thread to end after the current batch with a resumable checkpoint.
 TrainResult train(const TrainOptions& options, const std::function<void(const TrainEvent&)>& on_event = {},

@@ -32,10 +32,6 @@ private:
     at::ScalarType previous_dtype_;
 };
 
-}  // namespace libreyolo
-
-namespace libreyolo {
-
 // Autocast off on CPU and CUDA for the scope (a float32 island inside an autocast region), the
 // previous state restored on exit.
 class AutocastOff {

@@ -20,7 +20,7 @@ std::string rank_device(const std::string& requested, const RankInfo& rank) {
 DistributedTraining::DistributedTraining(const RankInfo& rank, const torch::Device& device,
                                          std::chrono::milliseconds timeout, torch::nn::Module& net,
                                          bool sync_batch_norm)
-    : group_(rank, device, timeout), net_(net), sync_batch_norm_(sync_batch_norm) {
+    : group_(rank, device, timeout), net_(net), device_(device), sync_batch_norm_(sync_batch_norm) {
     if (device.is_cpu()) {
         // Ranks on one machine's CPUs share its cores: each takes its part, or their compute
         // threads spin against each other around every collective.
@@ -68,9 +68,8 @@ torch::Tensor DistributedTraining::sum(const torch::Tensor& local) {
 }
 
 bool DistributedTraining::decision_of_main(bool mine) {
-    const torch::Device device = net_.parameters().front().device();
     std::vector<torch::Tensor> flag{
-        torch::full({1}, mine ? 1 : 0, torch::TensorOptions().dtype(torch::kInt32).device(device))};
+        torch::full({1}, mine ? 1 : 0, torch::TensorOptions().dtype(torch::kInt32).device(device_))};
     group_.broadcast(flag, 0);
     return flag[0].item<int>() != 0;
 }
@@ -82,10 +81,9 @@ std::string DistributedTraining::verify_identical_weights() {
         hash.update(bytes.data_ptr(), static_cast<std::size_t>(bytes.numel()) * bytes.element_size());
     }
     const std::string digest = hash.hex_digest();
-    const torch::Device device = net_.parameters().front().device();
     torch::Tensor mine = torch::empty({static_cast<int64_t>(digest.size())}, torch::kUInt8);
     std::memcpy(mine.data_ptr(), digest.data(), digest.size());
-    std::vector<torch::Tensor> main_digest{mine.to(device)};
+    std::vector<torch::Tensor> main_digest{mine.to(device_)};
     group_.broadcast(main_digest, 0);
     const torch::Tensor received = main_digest[0].to(torch::kCPU);
     const std::string of_main(static_cast<const char*>(received.data_ptr()), digest.size());

@@ -44,6 +44,7 @@ public:
 private:
     ProcessGroup group_;
     torch::nn::Module& net_;
+    torch::Device device_;
     std::vector<torch::Tensor> buffers_;
     bool sync_batch_norm_;
     std::optional<SyncBatchNormScope> sync_scope_;

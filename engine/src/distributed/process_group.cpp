@@ -10,6 +10,7 @@
 #include <cstdlib>
 
 #include "libreyolo/errors.h"
+#include "libreyolo/train.h"
 
 namespace libreyolo::distributed {
 namespace {
@@ -51,6 +52,20 @@ std::optional<RankInfo> rank_from_environment() {
         throw InvalidArgument("MASTER_PORT: " + std::to_string(r.master_port) + " is not a TCP port");
     return r;
 }
+
+}  // namespace libreyolo::distributed
+
+namespace libreyolo {
+
+std::optional<DistributedRank> distributed_rank() {
+    const auto r = distributed::rank_from_environment();
+    if (!r) return std::nullopt;
+    return DistributedRank{r->rank, r->world_size, r->local_rank};
+}
+
+}  // namespace libreyolo
+
+namespace libreyolo::distributed {
 
 struct PendingReduction::State {
     c10::intrusive_ptr<c10d::Work> work;

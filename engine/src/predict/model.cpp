@@ -2,6 +2,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/text.h"
 #include "io/safetensors.h"
 #include "libreyolo/bundled.h"
 #include "libreyolo/device.h"
@@ -55,12 +56,6 @@ void refresh_calibration_flags(models::DetectorImpl& net) {
     for (const auto& c : quant::prepared_convs(net)) c.module->refresh_calibrated_flag();
 }
 
-std::string lower_extension(const fs::path& p) {
-    std::string ext = p.extension().string();
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
-
 }  // namespace
 
 std::string default_model() {
@@ -110,7 +105,7 @@ Model Model::load(const std::string& name_or_path, const std::string& device) {
         if (!suggestion.empty()) message += " (did you mean the model name '" + suggestion + "'?)";
         throw FileNotFound(message);
     }
-    const std::string ext = lower_extension(path);
+    const std::string ext = lower_case(path.extension().string());
     if (ext == ".pt" || ext == ".pth")
         throw FormatError(name_or_path + ": a PyTorch pickle; convert it first with `libreyolo convert " +
                           name_or_path + " " + path.stem().string() + ".safetensors`");

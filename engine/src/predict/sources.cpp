@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "core/text.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::predict {
@@ -15,12 +16,6 @@ const std::set<std::string> kImageExtensions = {".bmp",  ".jpg",  ".jpeg", ".png
                                                 ".tiff", ".webp", ".pbm",  ".pgm", ".ppm"};
 const std::set<std::string> kVideoExtensions = {".mp4", ".avi", ".mov",  ".mkv", ".webm",
                                                 ".m4v", ".mpg", ".mpeg", ".wmv", ".gif"};
-
-std::string extension_lower(const fs::path& path) {
-    std::string ext = path.extension().string();
-    for (auto& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-}
 
 std::string joined(const std::set<std::string>& items) {
     std::string out;
@@ -39,10 +34,10 @@ SourceItem item_for(const fs::path& p) {
 }  // namespace
 
 bool is_image_file(const fs::path& path) {
-    return kImageExtensions.count(extension_lower(path)) != 0;
+    return kImageExtensions.count(lower_case(path.extension().string())) != 0;
 }
 bool is_video_file(const fs::path& path) {
-    return kVideoExtensions.count(extension_lower(path)) != 0;
+    return kVideoExtensions.count(lower_case(path.extension().string())) != 0;
 }
 
 std::vector<SourceItem> expand_source(const std::string& source) {

@@ -21,7 +21,7 @@ void QuantConv2dImpl::prepare_fp8() {
     act_lo_ = register_buffer("_q_act_lo", torch::zeros({1}, on_device));
     act_hi_ = register_buffer("_q_act_hi", torch::zeros({1}, on_device));
     calibrated_flag_ = register_buffer("_q_calibrated", torch::zeros({1}, on_device.dtype(torch::kUInt8)));
-    frozen_weight_scale_ = register_buffer("_q_w_scale", torch::zeros({options.out_channels()}, on_device));
+    register_buffer("_q_w_scale", torch::zeros({options.out_channels()}, on_device));
     prepared_ = true;
     calibrated_ = false;
 }
@@ -65,16 +65,14 @@ void QuantConv2dImpl::observe(const torch::Tensor& input) {
         ++percentile_batches_;
         return;
     }
-    torch::Tensor& lo = act_lo_;
-    torch::Tensor& hi = act_hi_;
-    const torch::Tensor batch_lo = input.amin().to(lo.options()).reshape({1});
-    const torch::Tensor batch_hi = input.amax().to(hi.options()).reshape({1});
+    const torch::Tensor batch_lo = input.amin().to(act_lo_.options()).reshape({1});
+    const torch::Tensor batch_hi = input.amax().to(act_hi_.options()).reshape({1});
     if (calibrated_) {
-        lo.copy_(torch::minimum(lo, batch_lo));
-        hi.copy_(torch::maximum(hi, batch_hi));
+        act_lo_.copy_(torch::minimum(act_lo_, batch_lo));
+        act_hi_.copy_(torch::maximum(act_hi_, batch_hi));
     } else {
-        lo.copy_(batch_lo);
-        hi.copy_(batch_hi);
+        act_lo_.copy_(batch_lo);
+        act_hi_.copy_(batch_hi);
         calibrated_flag_.fill_(1);
         calibrated_ = true;
     }

@@ -35,24 +35,22 @@ public:
     // Percentile the mean over batches of each batch's 0.1 % and 99.9 % quantiles. A module that
     // saw no input stays uncalibrated.
     void end_observation();
-    bool observing() const { return observing_; }
 
     // Whether the input is quantized: read from _q_calibrated once, after loading or calibrating,
     // so forward never syncs with the device (a sync would break CUDA graph capture).
     bool calibrated() const { return calibrated_; }
     void refresh_calibrated_flag();
 
+private:
+    void observe(const torch::Tensor& input);
     // max(|lo|, |hi|) / 448 as a one-element float32 tensor.
     torch::Tensor input_scale() const;
     // amax over each output channel's weights / 448, clamped at 1e-12, shaped (out, 1, 1, 1).
     torch::Tensor weight_scale() const;
 
-private:
-    void observe(const torch::Tensor& input);
-
-    // The registered buffers (handles sharing their storage, as BatchNorm keeps running_mean), set
-    // by prepare_fp8.
-    torch::Tensor act_lo_, act_hi_, calibrated_flag_, frozen_weight_scale_;
+    // The registered buffers the forward reads (handles sharing their storage, as BatchNorm keeps
+    // running_mean), set by prepare_fp8.
+    torch::Tensor act_lo_, act_hi_, calibrated_flag_;
     bool prepared_ = false;    // the _q_* buffers exist
     bool calibrated_ = false;  // host copy of _q_calibrated
     bool observing_ = false;

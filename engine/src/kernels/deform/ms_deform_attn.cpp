@@ -2,8 +2,9 @@
 
 #include <torch/csrc/jit/frontend/tracer.h>
 
-#include <numeric>
+#include <algorithm>
 
+#include "graphs/graph_key.h"
 #include "models/common/attention_policy.h"
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
 #include "kernels/cuda/ms_deform_attn_cuda.h"
@@ -14,17 +15,12 @@ namespace libreyolo::kernels {
 namespace F = torch::nn::functional;
 namespace {
 
-std::string shape_of(const torch::Tensor& t) {
-    std::ostringstream s;
-    s << t.sizes();
-    return s.str();
-}
-
 void check_layout(const torch::Tensor& value, const torch::Tensor& locations, const torch::Tensor& weights,
                   const DeformableSampling& sampling) {
     const auto fail = [&](const std::string& what) {
-        throw InvalidArgument("ms_deform_attn: " + what + " (value " + shape_of(value) + ", sampling_locations " +
-                              shape_of(locations) + ", attention_weights " + shape_of(weights) + ")");
+        throw InvalidArgument("ms_deform_attn: " + what + " (value " + graphs::shape_of(value.sizes()) +
+                              ", sampling_locations " + graphs::shape_of(locations.sizes()) + ", attention_weights " +
+                              graphs::shape_of(weights.sizes()) + ")");
     };
     if (value.dim() != 4) fail("value must be (N, S, heads, channels)");
     if (sampling.spatial_shapes.empty() || sampling.spatial_shapes.size() != sampling.points_per_level.size())
