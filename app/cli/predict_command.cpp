@@ -19,7 +19,8 @@ namespace {
 const char* kPredictHelp = R"(libreyolo predict — detect objects
 
 keys (defaults in brackets):
-  model=NAME|FILE   yolo9-t|s|m|c (random init) or a .safetensors checkpoint [the demo model]
+  model=NAME|FILE   yolo9-t|s|m|c, rtdetr-r18|r34|r50 (random init) or a .safetensors checkpoint
+                    [the demo model]
   source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
   conf=F            score threshold [0.25]
   iou=F             NMS IoU threshold [0.45]

@@ -3,8 +3,9 @@
 // shapes and parameter counts for r18, r34 and r50, the same for PResNet-18/34/50, RT-DETR-r18's
 // hybrid encoder and decoder head, and the outputs of PResNet-18, that encoder and that decoder
 // with every tensor filled by the fixture's formula (within 1e-4 relative, as the YOLOv9 parity
-// allows another CPU's float32 kernels). The whole model's outputs are not compared: with formula
-// weights its top-300 query selection meets near-equal scores at the tail, where last bits decide.
+// allows another CPU's float32 kernels). The whole model's outputs are compared in
+// test_rtdetr_predict, on seeded weights: with these formula weights its top-300 query selection
+// meets near-equal scores at the tail, where last bits decide.
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>

@@ -8,6 +8,10 @@
 
 namespace libreyolo {
 
+// How an image becomes the network's square input: LibreYOLO's YOLO letterbox (aspect kept,
+// top-left, grey padding) or its DETR resize (stretched to the square).
+enum class InputResize { Letterbox, Stretch };
+
 struct FamilyTraits {
     std::string family;              // "yolo9"
     std::string display_name;        // "YOLOv9"
@@ -27,6 +31,9 @@ struct FamilyTraits {
     // default (LibreYOLO's _FAMILY_KEEP_HIGH_PRECISION: first layer and head).
     std::set<std::string> quant_recipes;
     std::vector<std::string> quant_keep_high_precision;
+    InputResize input_resize = InputResize::Letterbox;
+    // Detections are the best max_det (query, class) scores, with no NMS (the DETR line).
+    bool nms_free = false;
 
     bool supports_cuda_graph_inference(std::string_view task) const;
     bool supports_cuda_graph_training(std::string_view task) const;

@@ -29,7 +29,11 @@ struct FamilyAlias {
     const char* prefix;
     const char* family;
 };
-constexpr FamilyAlias kAliases[] = {{"libreyolo9", "yolo9"}, {"yolov9", "yolo9"}, {"yolo9", "yolo9"}};
+constexpr FamilyAlias kAliases[] = {{"libreyolo9", "yolo9"},
+                                     {"yolov9", "yolo9"},
+                                     {"yolo9", "yolo9"},
+                                     {"librertdetr", "rtdetr"},
+                                     {"rtdetr", "rtdetr"}};
 
 }  // namespace
 
@@ -60,6 +64,20 @@ const std::vector<FamilyTraits>& registered_families() {
                      false,
                      {"fp8"},
                      {"head.", "backbone.conv0."}},
+        // RT-DETR with PResNet backbones (LibreYOLO's LibreRTDETR r18/r34/r50): resized, not
+        // letterboxed, to 640; NMS-free.
+        FamilyTraits{"rtdetr",
+                     "RT-DETR",
+                     {"r18", "r34", "r50"},
+                     {"detect"},
+                     640,
+                     {},
+                     {},
+                     false,
+                     {},
+                     {},
+                     InputResize::Stretch,
+                     true},
     };
     return families;
 }
@@ -98,7 +116,8 @@ std::string closest_match(std::string_view text, const std::vector<std::string>&
 bool looks_like_model_name(std::string_view text) {
     const std::string s = lower_case(text);
     if (s.find('/') != std::string::npos || s.find('.') != std::string::npos) return false;
-    return s.rfind("yolo", 0) == 0 || s.rfind("libreyolo", 0) == 0 || s.rfind("rtdetr", 0) == 0;
+    return s.rfind("yolo", 0) == 0 || s.rfind("libreyolo", 0) == 0 || s.rfind("rtdetr", 0) == 0 ||
+           s.rfind("librertdetr", 0) == 0;
 }
 
 ModelName parse_model_name(std::string_view text) {

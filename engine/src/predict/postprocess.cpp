@@ -1,11 +1,30 @@
 #include "predict/postprocess.h"
 
 #include "kernels/nms_slot.h"
-#include "predict/letterbox.h"
+#include "predict/input_resize.h"
 
 namespace libreyolo::predict {
 
 using torch::indexing::Slice;
+
+namespace {
+
+std::vector<Detection> to_detections(const torch::Tensor& boxes, const torch::Tensor& conf,
+                                     const torch::Tensor& class_ids) {
+    const torch::Tensor kb = boxes.to(torch::kCPU).contiguous();
+    const torch::Tensor ks = conf.to(torch::kCPU).contiguous();
+    const torch::Tensor kc = class_ids.to(torch::kCPU).contiguous();
+    auto b = kb.accessor<float, 2>();
+    auto s = ks.accessor<float, 1>();
+    auto c = kc.accessor<int64_t, 1>();
+    std::vector<Detection> out;
+    out.reserve(kb.size(0));
+    for (int64_t i = 0; i < kb.size(0); ++i)
+        out.push_back(Detection{b[i][0], b[i][1], b[i][2], b[i][3], s[i], static_cast<int>(c[i])});
+    return out;
+}
+
+}  // namespace
 
 std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, const PostprocessOptions& o) {
     // Thresholds compare in float32 whatever the network's dtype.
@@ -26,9 +45,7 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     }
     // Everything up to the kept detections runs where the prediction is (the GPU, for a CUDA
     // model), so a CUDA NMS in the kernel registry applies; the portable one copies to the host.
-    // Top-left padding: undoing the letterbox is a division by the ratio.
-    const LetterboxGeometry g = letterbox_geometry(o.orig_h, o.orig_w, o.input_h, o.input_w);
-    boxes = boxes / g.ratio;
+    boxes = boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize);
     boxes.index_put_({Slice(), Slice(0, 4, 2)}, boxes.index({Slice(), Slice(0, 4, 2)}).clamp(0, o.orig_w));
     boxes.index_put_({Slice(), Slice(1, 4, 2)}, boxes.index({Slice(), Slice(1, 4, 2)}).clamp(0, o.orig_h));
 
@@ -48,17 +65,23 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
         keep = keep.index_select(0, order);
     }
 
-    torch::Tensor kb = boxes.index_select(0, keep).to(torch::kCPU).contiguous();
-    torch::Tensor ks = conf.index_select(0, keep).to(torch::kCPU).contiguous();
-    torch::Tensor kc = class_ids.index_select(0, keep).to(torch::kCPU).contiguous();
-    auto b = kb.accessor<float, 2>();
-    auto s = ks.accessor<float, 1>();
-    auto c = kc.accessor<int64_t, 1>();
-    std::vector<Detection> out;
-    out.reserve(keep.numel());
-    for (int64_t i = 0; i < keep.numel(); ++i)
-        out.push_back(Detection{b[i][0], b[i][1], b[i][2], b[i][3], s[i], static_cast<int>(c[i])});
-    return out;
+    return to_detections(boxes.index_select(0, keep), conf.index_select(0, keep), class_ids.index_select(0, keep));
+}
+
+std::vector<Detection> top_k_detections(const torch::Tensor& prediction, const PostprocessOptions& o) {
+    const torch::Tensor pred = prediction.to(torch::kFloat32);
+    // (queries, nc) flattened row-major: entry q·nc + c, LibreYOLO's order, so ties break alike.
+    const torch::Tensor scores = pred.index({Slice(4, torch::indexing::None)}).transpose(0, 1).flatten();
+    const int64_t nc = pred.size(0) - 4;
+    if (nc <= 0 || scores.numel() == 0) return {};
+    auto [top_scores, top_index] = scores.topk(std::min<int64_t>(o.max_det, scores.numel()));
+    const torch::Tensor above = top_scores > o.conf;
+    top_scores = top_scores.index({above});
+    top_index = top_index.index({above});
+    const torch::Tensor queries = top_index.div(nc, "floor"), classes = top_index.remainder(nc);
+    const torch::Tensor boxes = pred.index({Slice(0, 4)}).transpose(0, 1).index_select(0, queries);
+    return to_detections(boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize), top_scores,
+                         classes);
 }
 
 }  // namespace libreyolo::predict

@@ -1,11 +1,14 @@
 #pragma once
 // From the network's decoded output to detections in original-image pixels, as LibreYOLO's
 // YOLOv9 postprocess: multi-label candidates over conf, at most 30,000 by score, undo the
-// letterbox, clamp, drop empty boxes, class-aware NMS, keep the best max_det.
+// letterbox, clamp, drop empty boxes, class-aware NMS, keep the best max_det. The NMS-free
+// families (DETR) take the best max_det (query, class) scores instead, as LibreYOLO's RT-DETR
+// postprocess.
 #include <torch/torch.h>
 
 #include <vector>
 
+#include "libreyolo/families.h"
 #include "libreyolo/results.h"
 
 namespace libreyolo::predict {
@@ -18,9 +21,15 @@ struct PostprocessOptions {
     int max_det = 300;
     int input_h = 640, input_w = 640;
     int orig_h = 0, orig_w = 0;
+    InputResize resize = InputResize::Letterbox;  // how the image became the input
 };
 
 // prediction: (4 + nc, anchors) for one image.
 std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, const PostprocessOptions& options);
+
+// prediction: (4 + nc, queries) for one image. The best max_det of the queries × classes scores
+// (a query may give several classes), those above conf, boxes in original pixels, not clamped.
+// iou is not used.
+std::vector<Detection> top_k_detections(const torch::Tensor& prediction, const PostprocessOptions& options);
 
 }  // namespace libreyolo::predict

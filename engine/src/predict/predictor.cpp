@@ -1,4 +1,5 @@
-// Model::predict: sources → batches → letterbox → forward → postprocess → results (+ saved files).
+// Model::predict: sources → batches → letterbox or resize → forward → postprocess → results (+ saved
+// files).
 #include <opencv2/imgproc.hpp>
 
 #include <chrono>
@@ -7,7 +8,7 @@
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 #include "predict/annotate.h"
-#include "predict/letterbox.h"
+#include "predict/input_resize.h"
 #include "predict/media_io.h"
 #include "predict/model_impl.h"
 #include "predict/postprocess.h"
@@ -43,12 +44,13 @@ struct Frame {
 // Runs one batch through the network; results carry per-image timings.
 std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o) {
     const int imgsz = o.imgsz > 0 ? o.imgsz : m.meta.imgsz;
+    const FamilyTraits& traits = family_traits(m.spec.name.family);
     auto t0 = Clock::now();
     std::vector<cv::Mat> canvases;
     for (const auto& f : frames) {
         cv::Mat rgb;
         cv::cvtColor(f.bgr, rgb, cv::COLOR_BGR2RGB);
-        canvases.push_back(predict::letterbox(rgb, imgsz, imgsz));
+        canvases.push_back(predict::resize_to_input(rgb, imgsz, imgsz, traits.input_resize));
     }
     torch::Tensor input = predict::to_input_tensor(canvases, m.device, m.dtype);
     const double pre = ms_since(t0);
@@ -73,13 +75,16 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
         po.input_h = po.input_w = imgsz;
         po.orig_h = frames[i].bgr.rows;
         po.orig_w = frames[i].bgr.cols;
+        po.resize = traits.input_resize;
         Result r;
         r.path = frames[i].path;
         r.frame = frames[i].frame;
         r.orig_h = po.orig_h;
         r.orig_w = po.orig_w;
         r.names = m.meta.names;
-        r.boxes = predict::postprocess_detections(output[static_cast<int64_t>(i)], po);
+        const torch::Tensor prediction = output[static_cast<int64_t>(i)];
+        r.boxes = traits.nms_free ? predict::top_k_detections(prediction, po)
+                                  : predict::postprocess_detections(prediction, po);
         results.push_back(std::move(r));
     }
     const double post = ms_since(t0);

@@ -1,5 +1,7 @@
 #include "models/rtdetr/conv_norm_layer.h"
 
+#include "models/flop_counter.h"
+
 namespace libreyolo::models::rtdetr {
 
 ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act)
@@ -11,7 +13,9 @@ ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, in
 }
 
 torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
-    return activate(norm(conv(x)), act_);
+    const torch::Tensor y = conv(x);
+    count_conv_flops(*conv, y);
+    return activate(norm(y), act_);
 }
 
 torch::Tensor activate(const torch::Tensor& x, Activation act) {

@@ -14,7 +14,8 @@ const RTDETRSize& rtdetr_size(const std::string& size) {
     return it->second;
 }
 
-RTDETRModelImpl::RTDETRModelImpl(const std::string& size, int64_t num_classes) {
+RTDETRModelImpl::RTDETRModelImpl(const std::string& size, int64_t num_classes)
+    : size_(size), num_classes_(num_classes) {
     const RTDETRSize& s = rtdetr_size(size);
     backbone = register_module("backbone", PResNet(s.depth));
     HybridEncoderOptions e;
@@ -28,8 +29,18 @@ RTDETRModelImpl::RTDETRModelImpl(const std::string& size, int64_t num_classes) {
                               RTDETRTransformer(d, std::array<int64_t, 3>{e.hidden_dim, e.hidden_dim, e.hidden_dim}));
 }
 
-DecoderOutput RTDETRModelImpl::forward(const torch::Tensor& images) {
+DecoderOutput RTDETRModelImpl::forward_queries(const torch::Tensor& images) {
     return decoder(encoder(backbone(images)));
+}
+
+torch::Tensor RTDETRModelImpl::forward(const torch::Tensor& images) {
+    const DecoderOutput out = forward_queries(images);
+    const std::vector<torch::Tensor> c = out.boxes.unbind(-1);  // cx, cy, w, h
+    const double width = static_cast<double>(images.size(3)), height = static_cast<double>(images.size(2));
+    const torch::Tensor xyxy = torch::stack({(c[0] - c[2] / 2) * width, (c[1] - c[3] / 2) * height,
+                                             (c[0] + c[2] / 2) * width, (c[1] + c[3] / 2) * height},
+                                            1);  // (B, 4, Q)
+    return torch::cat({xyxy, out.logits.sigmoid().transpose(1, 2)}, 1);
 }
 
 }  // namespace libreyolo::models::rtdetr

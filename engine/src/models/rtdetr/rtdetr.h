@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "models/detector.h"
 #include "models/rtdetr/decoder.h"
 #include "models/rtdetr/hybrid_encoder.h"
 #include "models/rtdetr/presnet.h"
@@ -22,15 +23,25 @@ struct RTDETRSize {
 // Throws UnknownModel naming the size and the known ones.
 const RTDETRSize& rtdetr_size(const std::string& size);
 
-class RTDETRModelImpl : public torch::nn::Module {
+class RTDETRModelImpl : public DetectorImpl {
 public:
     RTDETRModelImpl(const std::string& size, int64_t num_classes);
     // images (B, 3, H, W) in [0, 1], H and W multiples of 32 with at least num_queries cells over the
     // three maps. Returns the eval layer's logits and boxes (cx, cy, w, h in [0, 1]).
-    DecoderOutput forward(const torch::Tensor& images);
+    DecoderOutput forward_queries(const torch::Tensor& images);
+    // The detector layout, one column per query: (B, 4 + nc, num_queries), xyxy in input pixels,
+    // then the sigmoid class scores.
+    torch::Tensor forward(const torch::Tensor& images) override;
+    int num_classes() const override { return static_cast<int>(num_classes_); }
+    const std::string& size() const { return size_; }
+
     PResNet backbone{nullptr};
     HybridEncoder encoder{nullptr};
     RTDETRTransformer decoder{nullptr};
+
+private:
+    std::string size_;
+    int64_t num_classes_;
 };
 TORCH_MODULE(RTDETRModel);
 
