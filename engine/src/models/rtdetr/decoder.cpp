@@ -97,9 +97,10 @@ TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t d_model, int64_
 torch::Tensor TransformerDecoderLayerImpl::forward(torch::Tensor tgt, const torch::Tensor& reference_boxes,
                                                    const torch::Tensor& memory,
                                                    const std::vector<std::array<int64_t, 2>>& spatial_shapes,
-                                                   const torch::Tensor& query_pos_embed) {
+                                                   const torch::Tensor& query_pos_embed,
+                                                   const torch::Tensor& attn_mask) {
     const torch::Tensor q = tgt + query_pos_embed;
-    tgt = norm1(tgt + self_attn(q, q, tgt));
+    tgt = norm1(tgt + self_attn(q, q, tgt, attn_mask));
     tgt = norm2(tgt + cross_attn(tgt + query_pos_embed, reference_boxes, memory, spatial_shapes));
     return norm3((tgt + linear2(torch::relu(linear1(tgt)))).clamp(-65504, 65504));
 }
@@ -162,28 +163,34 @@ std::pair<torch::Tensor, torch::Tensor> RTDETRTransformerImpl::anchors(
     return {torch::where(valid, a, torch::full({}, INFINITY, f32)), valid};
 }
 
-DecoderOutput RTDETRTransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
+RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(const std::vector<torch::Tensor>& feats) {
+    QuerySelection q;
     std::vector<torch::Tensor> flat;
-    std::vector<std::array<int64_t, 2>> shapes;
     for (std::size_t i = 0; i < feats.size(); ++i) {
         const torch::Tensor p = projections_[i]->forward(feats[i]);
-        shapes.push_back({p.size(2), p.size(3)});
+        q.shapes.push_back({p.size(2), p.size(3)});
         flat.push_back(p.flatten(2).permute({0, 2, 1}));
     }
-    torch::Tensor memory = torch::cat(flat, 1);
-    const auto [anchor_logits, valid] = anchors(shapes, memory.device());
-    memory = valid.to(memory.scalar_type()) * memory;
-    const torch::Tensor output_memory = enc_output->forward(memory);
-    const torch::Tensor enc_class = enc_score_head(output_memory);
-    const torch::Tensor enc_coord = enc_bbox_head(output_memory) + anchor_logits.to(memory.scalar_type());
-    const torch::Tensor top = std::get<1>(torch::topk(std::get<0>(enc_class.max(-1)), options_.num_queries, 1));
-    torch::Tensor reference = torch::sigmoid(gather_rows(enc_coord, top).detach());
-    torch::Tensor output = gather_rows(output_memory, top).detach();
+    q.memory = torch::cat(flat, 1);
+    const auto [anchor_logits, valid] = anchors(q.shapes, q.memory.device());
+    q.memory = valid.to(q.memory.scalar_type()) * q.memory;
+    q.output_memory = enc_output->forward(q.memory);
+    q.enc_class = enc_score_head(q.output_memory);
+    const torch::Tensor enc_coord = enc_bbox_head(q.output_memory) + anchor_logits.to(q.memory.scalar_type());
+    q.top = std::get<1>(torch::topk(std::get<0>(q.enc_class.max(-1)), options_.num_queries, 1));
+    q.reference_logits = gather_rows(enc_coord, q.top);
+    return q;
+}
+
+DecoderOutput RTDETRTransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
+    const QuerySelection q = select_queries(feats);
+    torch::Tensor reference = torch::sigmoid(q.reference_logits.detach());
+    torch::Tensor output = gather_rows(q.output_memory, q.top).detach();
 
     const int64_t last = options_.eval_idx >= 0 ? options_.eval_idx : options_.num_layers + options_.eval_idx;
     DecoderOutput out;
     for (int64_t i = 0; i <= last; ++i) {
-        output = layers_[static_cast<std::size_t>(i)](output, reference.unsqueeze(2), memory, shapes,
+        output = layers_[static_cast<std::size_t>(i)](output, reference.unsqueeze(2), q.memory, q.shapes,
                                                       query_pos_head(reference));
         const torch::Tensor refined =
             torch::sigmoid(bbox_heads_[static_cast<std::size_t>(i)](output) + inverse_sigmoid(reference));
@@ -193,6 +200,52 @@ DecoderOutput RTDETRTransformerImpl::forward(const std::vector<torch::Tensor>& f
         }
         reference = refined;
     }
+    return out;
+}
+
+TrainingOutput RTDETRTransformerImpl::forward_train(const std::vector<torch::Tensor>& feats,
+                                                    const std::vector<DetrTarget>& targets,
+                                                    const DenoisingOptions& denoising) {
+    TrainingOutput out;
+    // LibreYOLO draws the denoising noise before the query selection; the order keeps seeded runs alike.
+    if (options_.num_denoising > 0 && denoising.num_denoising > 0)
+        out.group = contrastive_denoising_group(targets, options_.num_classes, options_.num_queries,
+                                                denoising_class_embed, denoising);
+    const QuerySelection q = select_queries(feats);
+    const DecoderOutput encoder_top{gather_rows(q.enc_class, q.top), torch::sigmoid(q.reference_logits)};
+    torch::Tensor reference_logits = q.reference_logits;
+    torch::Tensor output = gather_rows(q.output_memory, q.top).detach();
+    torch::Tensor mask;
+    if (out.group) {
+        reference_logits = torch::cat({out.group->box_logits, reference_logits}, 1);
+        output = torch::cat({out.group->class_queries, output}, 1);
+        mask = out.group->attn_mask;
+    }
+    // Each layer refines from the previous layer's boxes with the gradient cut (reference_detached);
+    // its own loss boxes keep the gradient to the previous layer (reference), as LibreYOLO.
+    torch::Tensor reference_detached = torch::sigmoid(reference_logits.detach()), reference;
+    std::vector<DecoderOutput> layers;
+    for (int64_t i = 0; i < options_.num_layers; ++i) {
+        const auto l = static_cast<std::size_t>(i);
+        output = layers_[l](output, reference_detached.unsqueeze(2), q.memory, q.shapes,
+                            query_pos_head(reference_detached), mask);
+        const torch::Tensor box_delta = bbox_heads_[l](output);
+        const torch::Tensor refined = torch::sigmoid(box_delta + inverse_sigmoid(reference_detached));
+        layers.push_back({score_heads_[l](output),
+                          i == 0 ? refined : torch::sigmoid(box_delta + inverse_sigmoid(reference))});
+        reference = refined;
+        reference_detached = refined.detach();
+    }
+    if (out.group) {
+        const int64_t dn = out.group->queries;
+        for (auto& layer : layers) {
+            out.denoising.push_back({layer.logits.narrow(1, 0, dn), layer.boxes.narrow(1, 0, dn)});
+            layer = {layer.logits.narrow(1, dn, options_.num_queries), layer.boxes.narrow(1, dn, options_.num_queries)};
+        }
+    }
+    out.main = layers.back();
+    out.aux.assign(layers.begin(), layers.end() - 1);
+    out.aux.push_back(encoder_top);
     return out;
 }
 

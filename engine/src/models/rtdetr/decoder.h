@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/common/multihead_attention.h"
+#include "models/rtdetr/denoising.h"
 
 namespace libreyolo::models::rtdetr {
 
@@ -56,9 +57,10 @@ class TransformerDecoderLayerImpl : public torch::nn::Module {
 public:
     TransformerDecoderLayerImpl(int64_t d_model, int64_t heads, int64_t dim_feedforward, int64_t levels,
                                 int64_t points);
+    // attn_mask: (queries, queries), true = may not attend (the denoising groups' mask), or undefined.
     torch::Tensor forward(torch::Tensor tgt, const torch::Tensor& reference_boxes, const torch::Tensor& memory,
                           const std::vector<std::array<int64_t, 2>>& spatial_shapes,
-                          const torch::Tensor& query_pos_embed);
+                          const torch::Tensor& query_pos_embed, const torch::Tensor& attn_mask = {});
     MultiheadAttention self_attn{nullptr};
     torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr}, norm3{nullptr};
     MSDeformableAttention cross_attn{nullptr};
@@ -71,10 +73,25 @@ struct DecoderOutput {
     torch::Tensor boxes;   // (B, num_queries, 4): cx, cy, w, h in [0, 1]
 };
 
+// What training's losses read (LibreYOLO's outputs dict): the last layer, the auxiliary outputs
+// (the other layers in order, then the encoder's top num_queries cells) and, with denoising, every
+// layer's outputs for the denoising queries.
+struct TrainingOutput {
+    DecoderOutput main;
+    std::vector<DecoderOutput> aux;
+    std::vector<DecoderOutput> denoising;
+    std::optional<DenoisingGroup> group;  // the denoising queries' layout
+};
+
 class RTDETRTransformerImpl : public torch::nn::Module {
 public:
     RTDETRTransformerImpl(const DecoderOptions& options, const std::array<int64_t, 3>& feat_channels);
     DecoderOutput forward(const std::vector<torch::Tensor>& feats);
+    // The training forward: every decoder layer, with the contrastive denoising queries of targets
+    // (when denoising is on and any image has ground truth).
+    TrainingOutput forward_train(const std::vector<torch::Tensor>& feats, const std::vector<DetrTarget>& targets,
+                                 const DenoisingOptions& denoising);
+    int64_t num_classes() const { return options_.num_classes; }
 
     // Logits of the cells' anchors (log(a / (1 - a))), +inf for those too close to the border, per
     // level's (H, W): LibreYOLO's _generate_anchors with grid size 0.05 · 2^level.
@@ -82,6 +99,16 @@ public:
                                                            const torch::Device& device);
 
 private:
+    struct QuerySelection {
+        torch::Tensor memory;             // (B, S, hidden), invalid cells zeroed
+        torch::Tensor output_memory;      // enc_output(memory)
+        torch::Tensor top;                // (B, num_queries) the selected cells
+        torch::Tensor reference_logits;   // (B, num_queries, 4) their boxes before the sigmoid
+        torch::Tensor enc_class;          // (B, S, nc)
+        std::vector<std::array<int64_t, 2>> shapes;
+    };
+    QuerySelection select_queries(const std::vector<torch::Tensor>& feats);
+
     DecoderOptions options_;
     torch::nn::ModuleList input_proj{nullptr}, decoder_layers{nullptr}, dec_score_head{nullptr}, dec_bbox_head{nullptr};
     std::vector<torch::nn::Sequential> projections_;

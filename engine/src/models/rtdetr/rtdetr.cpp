@@ -33,6 +33,11 @@ DecoderOutput RTDETRModelImpl::forward_queries(const torch::Tensor& images) {
     return decoder(encoder(backbone(images)));
 }
 
+TrainingOutput RTDETRModelImpl::forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
+                                              const DenoisingOptions& denoising) {
+    return decoder->forward_train(encoder(backbone(images)), targets, denoising);
+}
+
 torch::Tensor RTDETRModelImpl::forward(const torch::Tensor& images) {
     const DecoderOutput out = forward_queries(images);
     const std::vector<torch::Tensor> c = out.boxes.unbind(-1);  // cx, cy, w, h

@@ -32,6 +32,9 @@ public:
     // The detector layout, one column per query: (B, 4 + nc, num_queries), xyxy in input pixels,
     // then the sigmoid class scores.
     torch::Tensor forward(const torch::Tensor& images) override;
+    // The training forward (every decoder layer, denoising queries from targets).
+    TrainingOutput forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
+                                 const DenoisingOptions& denoising = {});
     int num_classes() const override { return static_cast<int>(num_classes_); }
     const std::string& size() const { return size_; }
 

@@ -1,0 +1,207 @@
+// RT-DETR's training loss against LibreYOLO's own (tests/fixtures/rtdetr_loss, written by
+// scripts/fixtures/make_rtdetr_loss.py from LibreYOLO 1.6.0): the assignment solver against
+// scipy's linear_sum_assignment, and on one batch of RT-DETR-r18 (seeded weights, training mode,
+// the same seeded denoising draws) the training outputs, the denoising groups, the Hungarian
+// assignment and every loss term.
+#include <QtTest/QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include "core/linear_sum_assignment.h"
+#include "io/checkpoint.h"
+#include "io/safetensors.h"
+#include "libreyolo/errors.h"
+#include "models/rtdetr/criterion.h"
+#include "models/rtdetr/rtdetr.h"
+
+using namespace libreyolo;
+using namespace libreyolo::models::rtdetr;
+
+namespace {
+
+const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
+
+// make_rtdetr_model.py's weights: entry k of the sorted state_dict from torch::manual_seed(seed + k).
+void seeded_fill(torch::nn::Module& net, int64_t seed) {
+    torch::NoGradGuard no_grad;
+    int64_t k = 0;
+    for (auto& [name, t] : io::state_dict(net)) {
+        if (t.is_floating_point()) {
+            torch::manual_seed(static_cast<uint64_t>(seed + k));
+            const torch::Tensor r = torch::randn({t.numel()}, torch::kFloat32);
+            torch::Tensor v;
+            if (name.ends_with("running_mean"))
+                v = 0.1 * r;
+            else if (name.ends_with("running_var"))
+                v = 1 + 0.1 * r.abs();
+            else if (t.dim() == 1)
+                v = name.ends_with(".weight") ? 1 + 0.1 * r : 0.1 * r;
+            else
+                v = r / std::sqrt(static_cast<double>(t.numel() / t.size(0)));
+            t.copy_(v.view_as(t));
+        }
+        ++k;
+    }
+}
+
+double relative_difference(const torch::Tensor& ours, const torch::Tensor& want) {
+    return ((ours - want).abs().max() / want.abs().max().clamp_min(1e-12)).item<double>();
+}
+
+// t (B, Q, ...) with its queries ordered by where their boxes are, per image (the scores of two
+// queries can be near-equal, their boxes are not).
+torch::Tensor by_position(const torch::Tensor& t, const torch::Tensor& boxes) {
+    const torch::Tensor order = std::get<1>((boxes.select(-1, 0) + 3.7 * boxes.select(-1, 1)).sort(1));
+    return t.gather(1, order.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
+}
+
+std::vector<int64_t> to_vector(const torch::Tensor& t) {
+    const torch::Tensor c = t.to(torch::kCPU, torch::kLong).contiguous();
+    return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
+}
+
+}  // namespace
+
+class TestRtdetrLoss : public QObject {
+    Q_OBJECT
+    nlohmann::json want_ = nlohmann::json::parse(std::ifstream(kDir + "loss.json"));
+    io::TensorFile outputs_ = io::read_safetensors(kDir + "outputs.safetensors");
+
+private Q_SLOTS:
+    void assignmentMatchesScipy() {
+        const auto cases = nlohmann::json::parse(std::ifstream(kDir + "assignment.json"));
+        for (const auto& [name, c] : cases.items()) {
+            const auto rows = c["cost"].get<std::vector<std::vector<double>>>();
+            std::vector<double> flat;
+            for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
+            const Assignment a = linear_sum_assignment(flat, static_cast<int64_t>(rows.size()),
+                                                       static_cast<int64_t>(rows.front().size()));
+            QVERIFY2(a.rows == c["rows"].get<std::vector<int64_t>>(), name.c_str());
+            QVERIFY2(a.cols == c["cols"].get<std::vector<int64_t>>(), name.c_str());
+        }
+        // Forbidden pairs (+inf) are avoided; a matrix with no finite assignment is an error.
+        const double inf = INFINITY;
+        const Assignment a = linear_sum_assignment({inf, 1, 2, inf}, 2, 2);
+        QCOMPARE(a.cols, (std::vector<int64_t>{1, 0}));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, linear_sum_assignment({inf, inf, 1, 2}, 2, 2));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, linear_sum_assignment({NAN, 1}, 1, 2));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, linear_sum_assignment({1, 2, 3}, 2, 2));
+        QVERIFY(linear_sum_assignment({}, 0, 4).rows.empty());
+    }
+
+    void trainingLossMatchesLibreYOLO() {
+        RTDETRModel net("r18", 3);
+        seeded_fill(*net, 4000);
+        net->train();
+        const int64_t imgsz = 160, n = 3 * imgsz * imgsz;
+        const torch::Tensor i = torch::arange(2 * n, torch::kFloat32).view({2, n});
+        const torch::Tensor images =
+            (0.5 + 0.5 * torch::sin(0.07 * i + 0.3 * torch::arange(2, torch::kFloat32).view({2, 1})))
+                .view({2, 3, imgsz, imgsz});
+        const std::vector<DetrTarget> targets = {
+            {torch::tensor({0, 2, 1}, torch::kLong),
+             torch::tensor({0.3f, 0.4f, 0.2f, 0.3f, 0.7f, 0.6f, 0.3f, 0.2f, 0.5f, 0.5f, 0.1f, 0.1f}).view({3, 4})},
+            {torch::tensor({1}, torch::kLong), torch::tensor({0.45f, 0.55f, 0.5f, 0.4f}).view({1, 4})}};
+        torch::manual_seed(7);
+        const TrainingOutput out = net->forward_train(images, targets);
+
+        // Outputs: the last layer, the auxiliary levels, the denoising queries.
+        QVERIFY(out.group.has_value());
+        QCOMPARE(out.group->groups, want_["dn_num_group"].get<int64_t>());
+        QCOMPARE(out.group->queries, want_["dn_num_split"][0].get<int64_t>());
+        for (std::size_t img = 0; img < 2; ++img)
+            QCOMPARE(to_vector(out.group->positive_index[img]),
+                     want_["dn_positive_idx"][img].get<std::vector<int64_t>>());
+        // Matching queries compared as a set: two cells of near-equal score may take their ranks in the other
+        // order on another CPU's last bits, which permutes the queries and nothing else.
+        auto check = [&](const DecoderOutput& o, const std::string& prefix, bool as_set) {
+            const torch::Tensor their_logits = outputs_.tensors.at(prefix + "logits");
+            const torch::Tensor their_boxes = outputs_.tensors.at(prefix + "boxes");
+            const torch::Tensor our_boxes = o.boxes.detach();
+            const auto order = [&](const torch::Tensor& t, const torch::Tensor& boxes) {
+                return as_set ? by_position(t, boxes) : t;
+            };
+            const double l = relative_difference(order(o.logits.detach(), our_boxes), order(their_logits, their_boxes));
+            const double b = relative_difference(order(our_boxes, our_boxes), order(their_boxes, their_boxes));
+            qInfo("%-8s logits %.1e boxes %.1e", prefix.c_str(), l, b);
+            QVERIFY2(l < 1e-4 && b < 1e-4, prefix.c_str());
+        };
+        check(out.main, "", true);
+        QCOMPARE(out.aux.size(), std::size_t(3));  // two earlier layers and the encoder's selection
+        for (std::size_t k = 0; k < out.aux.size(); ++k) check(out.aux[k], "aux" + std::to_string(k) + "_", true);
+        QCOMPARE(out.denoising.size(), std::size_t(3));
+        for (std::size_t k = 0; k < out.denoising.size(); ++k) check(out.denoising[k], "dn" + std::to_string(k) + "_", false);
+
+        // Matching and every loss term.
+        const RTDETRCriterion criterion(3);
+        const LossTerms loss = criterion(out, targets);
+        // The assignment: every ground truth gets the query LibreYOLO gave it (compared by the
+        // query's box, which a permutation of the queries keeps).
+        for (std::size_t img = 0; img < 2; ++img) {
+            const auto their_queries = want_["matched"][0][img][0].get<std::vector<int64_t>>();
+            const auto their_targets = want_["matched"][0][img][1].get<std::vector<int64_t>>();
+            const std::vector<int64_t> our_queries = to_vector(loss.matched[img].queries);
+            const std::vector<int64_t> our_targets = to_vector(loss.matched[img].targets);
+            QCOMPARE(our_targets.size(), their_targets.size());
+            for (std::size_t k = 0; k < our_targets.size(); ++k) {
+                const auto j = std::find(their_targets.begin(), their_targets.end(), our_targets[k]);
+                QVERIFY(j != their_targets.end());
+                const torch::Tensor ours = out.main.boxes.detach()[static_cast<int64_t>(img)][our_queries[k]];
+                const torch::Tensor theirs = outputs_.tensors.at("boxes")[static_cast<int64_t>(img)]
+                                                                         [their_queries[j - their_targets.begin()]];
+                QVERIFY2(torch::allclose(ours, theirs, 1e-4, 1e-5), qPrintable(QString("image %1 target %2").arg(img).arg(our_targets[k])));
+            }
+        }
+        const auto& terms = want_["losses"];
+        QCOMPARE(loss.terms.size() + 1, terms.size());  // + total_loss
+        for (const auto& [name, value] : terms.items()) {
+            const double theirs = value.get<double>();
+            const double ours = name == "total_loss" ? loss.total.item<double>() : loss.terms.at(name).item<double>();
+            QVERIFY2(std::abs(ours - theirs) <= 1e-4 * std::abs(theirs) + 1e-6,
+                     qPrintable(QString("%1: ours %2, LibreYOLO %3").arg(name.c_str()).arg(ours).arg(theirs)));
+        }
+        const auto& parts = want_["components"];
+        QVERIFY(std::abs(loss.vfl.item<double>() - parts["vfl"].get<double>()) < 1e-4 * parts["vfl"].get<double>());
+        QVERIFY(std::abs(loss.bbox.item<double>() - parts["bbox"].get<double>()) < 1e-4 * parts["bbox"].get<double>());
+        QVERIFY(std::abs(loss.giou.item<double>() - parts["giou"].get<double>()) < 1e-4 * parts["giou"].get<double>());
+
+        // The loss trains: every parameter that LibreYOLO's graph reaches gets a finite gradient.
+        loss.total.backward();
+        int with_grad = 0;
+        for (const auto& p : net->parameters())
+            if (p.grad().defined()) {
+                QVERIFY(torch::isfinite(p.grad()).all().item<bool>());
+                ++with_grad;
+            }
+        QVERIFY(with_grad > 300);
+    }
+
+    void imagesWithoutBoxesTrainToo() {
+        RTDETRModel net("r18", 3);
+        net->train();
+        const std::vector<DetrTarget> targets = {
+            {torch::zeros({0}, torch::kLong), torch::zeros({0, 4})},
+            {torch::tensor({2}, torch::kLong), torch::tensor({0.5f, 0.5f, 0.2f, 0.2f}).view({1, 4})}};
+        const TrainingOutput out = net->forward_train(torch::rand({2, 3, 160, 160}), targets);
+        QCOMPARE(out.group->groups, int64_t(100));
+        QCOMPARE(out.group->positive_index[0].numel(), int64_t(0));
+        const LossTerms loss = RTDETRCriterion(3)(out, targets);
+        QVERIFY(std::isfinite(loss.total.item<double>()));
+        QCOMPARE(loss.matched[0].queries.numel(), int64_t(0));
+        QCOMPARE(loss.matched[1].queries.numel(), int64_t(1));
+        // No ground truth at all: no denoising queries, only the classification term pulls.
+        const std::vector<DetrTarget> empty = {{torch::zeros({0}, torch::kLong), torch::zeros({0, 4})}};
+        const TrainingOutput bare = net->forward_train(torch::rand({1, 3, 160, 160}), empty);
+        QVERIFY(!bare.group.has_value());
+        const LossTerms none = RTDETRCriterion(3)(bare, empty);
+        QCOMPARE(none.bbox.item<double>(), 0.0);
+        QVERIFY(none.vfl.item<double>() > 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRtdetrLoss)
+#include "test_rtdetr_loss.moc"
