@@ -3,8 +3,8 @@
 //    calls after `warmup`), capture time and the memory the capture added;
 //  - end-to-end predict latency per image (letterbox + forward + NMS + scaling, from an in-memory
 //    image; wall clock, median) with cuda_graph off and on.
-//   bench_graph_inference [sizes=t,s,m,c] [batches=1,8,32] [dtypes=float32,float16] [imgsz=640]
-//                         [replays=200] [warmup=20] [--json]
+//   bench_graph_inference [models=yolo9-t,yolo9-s,yolo9-m,yolo9-c] [batches=1,8,32]
+//                         [dtypes=float32,float16] [imgsz=640] [replays=200] [warmup=20] [--json]
 #include <c10/cuda/CUDAStream.h>
 #include <torch/torch.h>
 
@@ -24,7 +24,7 @@
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {
-        {"sizes", "t,s,m,c"}, {"batches", "1,8,32"}, {"dtypes", "float32,float16"},
+        {"models", "yolo9-t,yolo9-s,yolo9-m,yolo9-c"}, {"batches", "1,8,32"}, {"dtypes", "float32,float16"},
         {"imgsz", "640"},     {"replays", "200"},    {"warmup", "20"},
         {"e2e_runs", "200"}};
     bool json = false;
@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<unsigned char>((i * 7919) % 251);
     const libreyolo::ImageView view{pixels.data(), 640, 480, 640 * 3, libreyolo::PixelFormat::RGB8};
     try {
-        for (const std::string& size : split_list(args["sizes"]))
+        for (const std::string& name : split_list(args["models"]))
             for (const std::string& dtype : split_list(args["dtypes"])) {
-                libreyolo::Model model = libreyolo::Model::create("yolo9-" + size, 80, "cuda");
+                libreyolo::Model model = libreyolo::Model::create(name, 80, "cuda");
                 model.set_dtype(dtype);
                 auto& impl = model.impl();
                 for (const std::string& b : split_list(args["batches"])) {
@@ -55,12 +55,12 @@ int main(int argc, char** argv) {
                     const libreyolo::GraphInfo g = model.graph_info().front();
                     std::printf(
                         json
-                            ? "{\"kind\": \"forward\", \"size\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
+                            ? "{\"kind\": \"forward\", \"model\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
                               "%d, "
                               "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f}\n"
-                            : "yolo9-%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
+                            : "%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
                               "MiB\n",
-                        size.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
+                        name.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
                         g.pool_bytes / 1048576.0);
                     std::fflush(stdout);
                     model.release_graphs();
@@ -83,12 +83,12 @@ int main(int argc, char** argv) {
                         post.push_back(r[0].speed.postprocess_ms);
                     }
                     std::printf(
-                        json ? "{\"kind\": \"predict\", \"size\": \"%s\", \"dtype\": \"%s\", \"cuda_graph\": \"%s\", "
+                        json ? "{\"kind\": \"predict\", \"model\": \"%s\", \"dtype\": \"%s\", \"cuda_graph\": \"%s\", "
                                "\"imgsz\": %d, \"end_to_end_ms\": %.3f, \"pre_ms\": %.3f, \"infer_ms\": %.3f, "
                                "\"post_ms\": %.3f}\n"
-                             : "yolo9-%s %s predict cuda_graph=%s imgsz %d: end-to-end %.3f ms (pre %.3f, "
+                             : "%s %s predict cuda_graph=%s imgsz %d: end-to-end %.3f ms (pre %.3f, "
                                "forward %.3f, post %.3f)\n",
-                        size.c_str(), dtype.c_str(), libreyolo::to_string(mode), imgsz, median(wall), median(pre),
+                        name.c_str(), dtype.c_str(), libreyolo::to_string(mode), imgsz, median(wall), median(pre),
                         median(infer), median(post));
                     std::fflush(stdout);
                 }

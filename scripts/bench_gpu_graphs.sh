@@ -36,14 +36,14 @@ out = ["# CUDA graphs for prediction: benchmark", "",
        "| model | dtype | batch | eager ms | graph ms | speed-up | capture ms | pool MiB |",
        "|---|---|---:|---:|---:|---:|---:|---:|"]
 for r in fwd:
-    out.append(f"| yolo9-{r['size']} | {r['dtype']} | {r['batch']} | {r['eager_ms']:.3f} | {r['graph_ms']:.3f} | "
+    out.append(f"| {r['model']} | {r['dtype']} | {r['batch']} | {r['eager_ms']:.3f} | {r['graph_ms']:.3f} | "
                f"{r['eager_ms'] / r['graph_ms']:.2f}x | {r['capture_ms']:.0f} | {r['pool_mib']:.1f} |")
 out += ["", "## End-to-end predict, one image", "",
         "One in-memory 640x480 image per call (letterbox, forward, NMS, scaling back; results on the host),",
         "wall clock, median of 200 calls after 20. LibreYOLO runs its own predict on the same pixels.", "",
         "| implementation | model | dtype | cuda_graph | ms per image |", "|---|---|---|---|---:|"]
 for r in e2e:
-    out.append(f"| libreyolo-studio | yolo9-{r['size']} | {r['dtype']} | {r['cuda_graph']} | {r['end_to_end_ms']:.3f} |")
+    out.append(f"| libreyolo-studio | {r['model']} | {r['dtype']} | {r['cuda_graph']} | {r['end_to_end_ms']:.3f} |")
 for r in theirs:
     value = f"{r['end_to_end_ms']:.3f}" if "end_to_end_ms" in r else f"error: {r['error']}"
     out.append(f"| {r['impl']} | yolo9-{r['size']} | {r['dtype']} | {str(r['cuda_graph']).lower()} | {value} |")
