@@ -113,11 +113,12 @@ double median_graph_ms(Fn&& fn, int warmup, int runs) {
 
 void bench_attention(int warmup, int runs, bool json) {
     torch::manual_seed(0);
-    models::MultiheadAttention attention(256, 8);
+    // Batch first, as RT-DETR's AIFI layer calls it.
+    models::MultiheadAttention attention(256, 8, /*batch_first=*/true);
     attention->to(torch::kCUDA);
     torch::NoGradGuard no_grad;
     for (const auto& [batch, side] : {std::pair{8, 20}, std::pair{8, 40}, std::pair{32, 20}}) {
-        const torch::Tensor x = torch::randn({side * side, batch, 256}, torch::kCUDA);
+        const torch::Tensor x = torch::randn({batch, side * side, 256}, torch::kCUDA);
         const torch::Tensor pos = torch::randn_like(x);
         const auto layer = [&] {
             const CudaAutocast autocast(true);

@@ -1,6 +1,9 @@
 #include "models/common/multihead_attention.h"
 
+#include <ATen/autocast_mode.h>
+
 #include <cmath>
+#include <limits>
 
 #include "libreyolo/errors.h"
 #include "models/common/attention_policy.h"
@@ -28,61 +31,68 @@ MultiheadAttentionImpl::MultiheadAttentionImpl(std::int64_t embed_dim, std::int6
     torch::nn::init::zeros_(out_proj->bias);
 }
 
+torch::Tensor MultiheadAttentionImpl::fused_forward(const torch::Tensor& query, const torch::Tensor& key,
+                                                    const torch::Tensor& value, const torch::Tensor& mask) {
+    // In the caller's layout: batch-first tensors are projected, split into heads and handed to
+    // SDPA as views, and SDPA's output (batch, tokens, heads, dim underneath) goes to the output
+    // projection without a copy; as few launches as the inputs allow, one GEMM per distinct input
+    // (query and key shared, as in AIFI, are projected together).
+    const std::int64_t e = embed_dim_, head_dim = embed_dim_ / num_heads_;
+    const int token_dim = batch_first_ ? 1 : 0, batch_dim = batch_first_ ? 0 : 1;
+    const std::int64_t tgt_len = query.size(token_dim), src_len = key.size(token_dim), bsz = query.size(batch_dim);
+    // Under autocast the packed weight is cast once (and cached for the region), not each slice.
+    torch::Tensor weight = in_proj_weight, bias = in_proj_bias;
+    if (weight.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA)) {
+        const at::ScalarType dtype = at::autocast::get_autocast_dtype(at::kCUDA);
+        weight = at::autocast::cached_cast(dtype, weight, c10::DeviceType::CUDA);
+        bias = at::autocast::cached_cast(dtype, bias, c10::DeviceType::CUDA);
+    }
+    const auto project = [&](const torch::Tensor& x, std::int64_t first, std::int64_t count) {
+        return F::linear(x, weight.narrow(0, first, count), bias.narrow(0, first, count));
+    };
+    torch::Tensor q, k, v;
+    if (key.is_same(query)) {
+        const torch::Tensor packed = project(query, 0, value.is_same(key) ? 3 * e : 2 * e);
+        q = packed.narrow(-1, 0, e);
+        k = packed.narrow(-1, e, e);
+        v = value.is_same(key) ? packed.narrow(-1, 2 * e, e) : project(value, 2 * e, e);
+    } else if (value.is_same(key)) {
+        q = project(query, 0, e);
+        const torch::Tensor packed = project(key, e, 2 * e);
+        k = packed.narrow(-1, 0, e);
+        v = packed.narrow(-1, e, e);
+    } else {
+        q = project(query, 0, e);
+        k = project(key, e, e);
+        v = project(value, 2 * e, e);
+    }
+    const auto heads_first = [&](const torch::Tensor& t, std::int64_t len) {  // (B, heads, len, D) views
+        return batch_first_ ? t.view({bsz, len, num_heads_, head_dim}).transpose(1, 2)
+                            : t.view({len, bsz, num_heads_, head_dim}).permute({1, 2, 0, 3});
+    };
+    std::optional<torch::Tensor> m;  // an undefined tensor is not "no mask" to SDPA
+    if (mask.defined())
+        m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len}) : mask.view({bsz, num_heads_, tgt_len, src_len});
+    const torch::Tensor attended =
+        at::scaled_dot_product_attention(heads_first(q, tgt_len), heads_first(k, src_len), heads_first(v, src_len), m);
+    if (batch_first_) return out_proj(attended.transpose(1, 2).reshape({bsz, tgt_len, e}));
+    return out_proj(attended.permute({2, 0, 1, 3}).reshape({tgt_len, bsz, e}));
+}
+
 torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, const torch::Tensor& key_in,
                                               const torch::Tensor& value_in, const torch::Tensor& attn_mask) {
+    torch::Tensor mask = attn_mask;
+    if (mask.defined() && mask.scalar_type() == torch::kBool)
+        mask = torch::zeros_like(mask, query_in.options()).masked_fill_(mask, -std::numeric_limits<float>::infinity());
+    if (mask.defined() && mask.dim() == 2) mask = mask.unsqueeze(0);
+    if (fused_attn && !manual_attention_required()) return fused_forward(query_in, key_in, value_in, mask);
+
     // Sequence first inside, as PyTorch's implementation.
     const torch::Tensor query = batch_first_ ? query_in.transpose(0, 1) : query_in;
     const torch::Tensor key = batch_first_ ? (key_in.is_same(query_in) ? query : key_in.transpose(0, 1)) : key_in;
     const torch::Tensor value = batch_first_ ? (value_in.is_same(key_in) ? key : value_in.transpose(0, 1)) : value_in;
     const std::int64_t tgt_len = query.size(0), bsz = query.size(1), src_len = key.size(0);
     const std::int64_t head_dim = embed_dim_ / num_heads_;
-
-    torch::Tensor mask = attn_mask;
-    if (mask.defined() && mask.scalar_type() == torch::kBool)
-        mask = torch::zeros_like(mask, query.options()).masked_fill_(mask, -std::numeric_limits<float>::infinity());
-    if (mask.defined() && mask.dim() == 2) mask = mask.unsqueeze(0);
-
-    if (fused_attn && !manual_attention_required()) {
-        // As few launches as the inputs allow: one GEMM per distinct input (query and key shared,
-        // as in AIFI, are projected together), the heads as views of the projections, no copies.
-        const std::int64_t e = embed_dim_;
-        const auto rows = [&](std::int64_t first, std::int64_t count) {
-            return std::pair{in_proj_weight.narrow(0, first, count), in_proj_bias.narrow(0, first, count)};
-        };
-        const auto project = [&](const torch::Tensor& x, std::int64_t first, std::int64_t count) {
-            const auto [w, b] = rows(first, count);
-            return F::linear(x, w, b);
-        };
-        torch::Tensor q, k, v;
-        if (key.is_same(query)) {
-            const torch::Tensor packed = project(query, 0, value.is_same(key) ? 3 * e : 2 * e);
-            q = packed.narrow(-1, 0, e);
-            k = packed.narrow(-1, e, e);
-            v = value.is_same(key) ? packed.narrow(-1, 2 * e, e) : project(value, 2 * e, e);
-        } else if (value.is_same(key)) {
-            q = project(query, 0, e);
-            const torch::Tensor packed = project(key, e, 2 * e);
-            k = packed.narrow(-1, 0, e);
-            v = packed.narrow(-1, e, e);
-        } else {
-            q = project(query, 0, e);
-            k = project(key, e, e);
-            v = project(value, 2 * e, e);
-        }
-        const auto heads_first = [&](const torch::Tensor& t, std::int64_t len) {
-            return t.view({len, bsz, num_heads_, head_dim}).permute({1, 2, 0, 3});  // (B, heads, len, D)
-        };
-        std::optional<torch::Tensor> m;  // an undefined tensor is not "no mask" to SDPA
-        if (mask.defined())
-            m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len})
-                                  : mask.view({bsz, num_heads_, tgt_len, src_len});
-        const torch::Tensor attended = at::scaled_dot_product_attention(
-                                           heads_first(q, tgt_len), heads_first(k, src_len), heads_first(v, src_len), m)
-                                           .permute({2, 0, 1, 3})
-                                           .reshape({bsz * tgt_len, embed_dim_});
-        const torch::Tensor out = out_proj(attended).view({tgt_len, bsz, embed_dim_});
-        return batch_first_ ? out.transpose(0, 1) : out;
-    }
 
     // Manual: the in-projection as PyTorch packs it: one GEMM when q, k and v are one tensor, two
     // when k and v are, three otherwise (the results differ in the last bit between these forms).

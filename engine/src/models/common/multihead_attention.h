@@ -25,6 +25,9 @@ public:
     torch::nn::Linear out_proj{nullptr};
 
 private:
+    // mask: additive, (1 or B·heads, L, S), or undefined.
+    torch::Tensor fused_forward(const torch::Tensor& query, const torch::Tensor& key, const torch::Tensor& value,
+                                const torch::Tensor& mask);
     std::int64_t embed_dim_, num_heads_;
     bool batch_first_;
 };
