@@ -23,10 +23,13 @@
 #include "predict/model_impl.h"
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {
-        {"models", "yolo9-t,yolo9-s,yolo9-m,yolo9-c"}, {"batches", "1,8,32"}, {"dtypes", "float32,float16"},
-        {"imgsz", "640"},     {"replays", "200"},    {"warmup", "20"},
-        {"e2e_runs", "200"}};
+    std::map<std::string, std::string> args = {{"models", "yolo9-t,yolo9-s,yolo9-m,yolo9-c"},
+                                               {"batches", "1,8,32"},
+                                               {"dtypes", "float32,float16"},
+                                               {"imgsz", "640"},
+                                               {"replays", "200"},
+                                               {"warmup", "20"},
+                                               {"e2e_runs", "200"}};
     bool json = false;
     if (!parse_bench_args(argc, argv, "bench_graph_inference", args, json)) return 2;
     const int imgsz = std::stoi(args["imgsz"]), replays = std::stoi(args["replays"]),

@@ -17,6 +17,7 @@
 
 #include "qcustomplot_include.h"
 
+#include "libreyolo/families.h"
 #include "train_worker.h"
 
 namespace {
@@ -45,7 +46,12 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
 
     const libreyolo::TrainOptions defaults;
     model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
-    model_->setToolTip(tr("A model name (yolo9-t, -s, -m, -c: from scratch) or a .safetensors file (fine-tune)"));
+    model_->setObjectName("model");
+    model_->setToolTip(
+        tr("A model name (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: from scratch) or a .safetensors file "
+           "(fine-tune)"));
+    family_ = libreyolo::parse_model_name(defaults.model).family;
+    connect(model_, &QLineEdit::editingFinished, this, &TrainPage::applyFamilyDefaults);
     data_ = new QLineEdit(this);
     data_->setPlaceholderText(tr("data.yaml"));
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -181,9 +187,37 @@ TrainPage::~TrainPage() {
     thread_.wait();
 }
 
+void TrainPage::applyFamilyDefaults() {
+    const std::string model = model_->text().trimmed().toStdString();
+    if (!libreyolo::looks_like_model_name(model)) return;  // files: their family's defaults apply at start
+    std::string family;
+    try {
+        family = libreyolo::parse_model_name(model).family;
+    } catch (const std::exception&) {
+        return;  // a mistyped name: train() explains it at start
+    }
+    if (family == family_) return;
+    family_ = family;
+    const libreyolo::TrainOptions d = libreyolo::train_defaults(model);
+    epochs_->setValue(d.epochs);
+    batch_->setValue(d.batch);
+    optimizer_->setCurrentText(QString::fromStdString(d.optimizer));
+    lr0_->setValue(d.lr0);
+    appendLog(tr("%1: %2 defaults (optimizer %3, lr0 %4)")
+                  .arg(QString::fromStdString(model),
+                       QString::fromStdString(libreyolo::family_traits(family).display_name),
+                       QString::fromStdString(d.optimizer))
+                  .arg(d.lr0));
+}
+
 libreyolo::TrainOptions TrainPage::options() const {
+    const std::string model = model_->text().trimmed().toStdString();
     libreyolo::TrainOptions o;
-    o.model = model_->text().trimmed().toStdString();
+    try {
+        o = libreyolo::train_defaults(model);
+    } catch (const std::exception&) {
+        o.model = model;  // an unknown name: train() says so on the worker
+    }
     o.data = data_->text().trimmed().toStdString();
     o.epochs = epochs_->value();
     o.batch = batch_->value();
@@ -262,8 +296,14 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
                              .arg(e.step_ms, 0, 'f', 0)
                              .arg(eta / 60)
                              .arg(eta % 60, 2, 10, QChar('0')));
-        const double values[] = {e.loss, e.box_loss, e.cls_loss, e.dfl_loss};
-        for (int i = 0; i < 4; ++i) lossPlot_->graph(i)->addData(e.step, values[i]);
+        lossPlot_->graph(0)->addData(e.step, e.loss);
+        // The family's three parts (YOLOv9: box, cls, dfl; RT-DETR: vfl, bbox, giou) name the curves.
+        for (std::size_t i = 0; i < e.loss_parts.size() && i < 3; ++i) {
+            QCPGraph* part = lossPlot_->graph(static_cast<int>(i) + 1);
+            const QString name = i < e.loss_names.size() ? QString::fromStdString(e.loss_names[i]) : QString();
+            if (!name.isEmpty() && part->name() != name) part->setName(name);
+            part->addData(e.step, e.loss_parts[i]);
+        }
         lossPlot_->rescaleAxes();
         lossPlot_->replot(QCustomPlot::rpQueuedReplot);
         ratePlot_->graph(0)->addData(e.step, e.lr);

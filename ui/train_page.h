@@ -26,7 +26,8 @@ public:
     explicit TrainPage(QWidget* parent = nullptr);
     ~TrainPage() override;
 
-    // The form's content as engine options (resume=false).
+    // The form's content as engine options (resume=false), over the model family's defaults
+    // (libreyolo::train_defaults) for what the form does not show.
     libreyolo::TrainOptions options() const;
     void setOptions(const libreyolo::TrainOptions& options);
     bool isRunning() const { return running_; }
@@ -52,6 +53,10 @@ private:
     void onEvent(const libreyolo::TrainEvent& e);
     void setRunning(bool running);
     void appendLog(const QString& line);
+    // A model name of another family puts that family's defaults in the form (epochs, batch,
+    // optimizer, lr0): RT-DETR trains with AdamW at 1e-4, YOLOv9 with SGD at 0.01.
+    void applyFamilyDefaults();
+    std::string family_;  // of the model the form's defaults are for
 
     QThread thread_;
     TrainWorker* worker_ = nullptr;

@@ -23,13 +23,18 @@ extern "C" void request_training_stop(int) {
 
 const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
 
-keys (defaults in brackets):
-  model=NAME|FILE   yolo9-t|s|m|c from scratch, or a .safetensors checkpoint to fine-tune [yolo9-t]
+keys (defaults in brackets: YOLOv9's, then RT-DETR's where they differ, LibreYOLO's for each):
+  model=NAME|FILE   yolo9-t|s|m|c or rtdetr-r18|r34|r50 from scratch, or a .safetensors checkpoint
+                    to fine-tune [yolo9-t]
   data=FILE         the data YAML (required)
-  epochs=N [100]  batch=N [16]  imgsz=N [640]  workers=N [4]  device=D [auto]  seed=N [0]
-  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD]
-  lr0=F [0.01]  lrf=F [0.01]  momentum=F [0.937]  weight_decay=F [0.0005]  warmup_epochs=N [3]
-  mosaic=F [1.0]  close_mosaic=N [15]   (mosaic off for the last N epochs)
+  epochs=N [100 | 72]  batch=N [16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]  seed=N [0]
+  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | AdamW]
+  lr0=F [0.01 | 0.0001]  lrf=F [0.01 | 1.0: constant]  momentum=F (Adam: beta1) [0.937 | 0.9]
+  weight_decay=F [0.0005 | 0.0001]  warmup_epochs=N [3 | 0]
+  lr_backbone=F     RT-DETR: the backbone's learning rate [0.000005]
+  clip_max_norm=F   clip the gradients' global norm to F, 0 off [0 | 0.1]
+  multi_scale=BOOL  each batch at a random size of 0.75-1.25 x imgsz [false]
+  mosaic=F [1.0 | 0]  close_mosaic=N [15 | 0]   (mosaic off for the last N epochs)
   patience=N [50]  eval_interval=N [1]  save_period=N [-1]
   project=DIR [runs/train]  name=NAME [exp]  exist_ok=BOOL [false]
   resume=BOOL       continue project/name from its weights/last.* [false]
@@ -47,15 +52,26 @@ Ctrl-C stops after the current batch and leaves a checkpoint that resume=true co
 Writes project/name/weights/{last,best}.safetensors and results.csv.
 )";
 
+// "box 1.2345 cls 0.5432 dfl 0.9876", in the family's order.
+std::string loss_parts_text(const TrainEvent& e) {
+    std::string text;
+    char value[32];
+    for (std::size_t i = 0; i < e.loss_names.size() && i < e.loss_parts.size(); ++i) {
+        std::snprintf(value, sizeof value, "%.4f", e.loss_parts[i]);
+        text += (i ? " " : "") + e.loss_names[i] + " " + value;
+    }
+    return text;
+}
+
 int run_train(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
-        argv, {"model",    "data",         "epochs",   "batch",         "imgsz",       "workers",      "device",
-               "seed",     "optimizer",    "lr0",      "lrf",           "momentum",    "weight_decay", "warmup_epochs",
-               "mosaic",   "close_mosaic", "patience", "eval_interval", "save_period", "project",      "name",
-               "exist_ok", "resume",       "amp",      "sync_bn",       "dist_timeout"},
+        argv, {"model",        "data",          "epochs",      "batch",         "imgsz",      "workers",
+               "device",       "seed",          "optimizer",   "lr0",           "lrf",        "momentum",
+               "weight_decay", "warmup_epochs", "mosaic",      "close_mosaic",  "patience",   "eval_interval",
+               "save_period",  "project",       "name",        "exist_ok",      "resume",     "amp",
+               "sync_bn",      "dist_timeout",  "lr_backbone", "clip_max_norm", "multi_scale"},
         {"cuda-graph"});
-    TrainOptions o;
-    o.model = args.get("model", o.model);
+    TrainOptions o = train_defaults(args.get("model", TrainOptions{}.model));
     o.data = args.get("data");
     o.epochs = args.get_int("epochs", o.epochs);
     o.batch = args.get_int("batch", o.batch);
@@ -82,6 +98,9 @@ int run_train(const std::vector<std::string>& argv) {
     o.cuda_graph = args.flags.count("cuda-graph") != 0;
     o.sync_bn = args.get_bool("sync_bn", o.sync_bn);
     o.dist_timeout = args.get_int("dist_timeout", o.dist_timeout);
+    o.lr_backbone = args.get_float("lr_backbone", static_cast<float>(o.lr_backbone));
+    o.clip_max_norm = args.get_float("clip_max_norm", static_cast<float>(o.clip_max_norm));
+    o.multi_scale = args.get_bool("multi_scale", o.multi_scale);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
 
     const std::optional<DistributedRank> rank = distributed_rank();
@@ -113,18 +132,16 @@ int run_train(const std::vector<std::string>& argv) {
                 const int eta = static_cast<int>(e.eta_seconds);
                 const int filled = 20 * step / total;
                 std::fprintf(stderr,
-                             "\r%s%s %3d%%  epoch %d/%d  batch %d/%d  loss %.4f (box %.4f dfl %.4f cls %.4f)  "
-                             "lr %.5f  %.0f ms  ETA %dm%02ds ",
+                             "\r%s%s %3d%%  epoch %d/%d  batch %d/%d  loss %.4f (%s)  lr %.5f  %.0f ms  ETA %dm%02ds ",
                              std::string(static_cast<std::size_t>(filled), '#').c_str(),
                              std::string(static_cast<std::size_t>(20 - filled), '.').c_str(), 100 * step / total,
-                             e.epoch, e.epochs, e.batch, e.batches, e.loss, e.box_loss, e.dfl_loss, e.cls_loss, e.lr,
-                             e.step_ms, eta / 60, eta % 60);
+                             e.epoch, e.epochs, e.batch, e.batches, e.loss, loss_parts_text(e).c_str(), e.lr, e.step_ms,
+                             eta / 60, eta % 60);
                 return;
             }
             if (e.kind == TrainEvent::Kind::Graph) return;  // the engine's log line says it
             if (progress_on_stderr()) std::fprintf(stderr, "\n");
-            std::printf("epoch %d/%d: loss %.4f (box %.4f dfl %.4f cls %.4f)", e.epoch, e.epochs, e.loss, e.box_loss,
-                        e.dfl_loss, e.cls_loss);
+            std::printf("epoch %d/%d: loss %.4f (%s)", e.epoch, e.epochs, e.loss, loss_parts_text(e).c_str());
             if (e.map50 >= 0) std::printf("  mAP50 %.4f  mAP50-95 %.4f", e.map50, e.map50_95);
             std::printf("  %.1f s\n", e.epoch_seconds);
             std::fflush(stdout);
@@ -143,7 +160,7 @@ int run_train(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-extern const Command kTrainCommand{"train", "train a model on a dataset (LibreYOLO's YOLOv9 recipe)", kTrainHelp,
-                                   run_train};
+extern const Command kTrainCommand{"train", "train a model on a dataset (LibreYOLO's YOLOv9 and RT-DETR recipes)",
+                                   kTrainHelp, run_train};
 
 }  // namespace libreyolo::cli

@@ -122,6 +122,24 @@ private Q_SLOTS:
         QVERIFY(r.err.contains("nope.yaml"));
     }
 
+    // RT-DETR from the command line: predict on a model name, then one epoch of training with its
+    // recipe, whose checkpoint predicts.
+    void rtdetrPredictsAndTrains() {
+        Run r = run_cli({"predict", "model=rtdetr-r18", "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=160", "device=cpu"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("imgsz 160"));
+        const QString data = dir_.filePath("rtdetr-shapes");
+        r = run_cli({"synth", "out=" + data, "n=5", "imgsz=160", "seed=6"});
+        QCOMPARE(r.code, 0);
+        r = run_cli({"train", "model=rtdetr-r18", "data=" + data + "/data.yaml", "epochs=1", "batch=2", "imgsz=160",
+                     "device=cpu", "workers=1", "project=" + dir_.filePath("runs"), "name=rtdetr"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("vfl") && r.out.contains("giou"), qPrintable(r.out));
+        r = run_cli({"predict", "model=" + dir_.filePath("runs/rtdetr/weights/last.safetensors"),
+                     "source=" + data + "/images/val", "imgsz=160", "device=cpu"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+    }
+
     void quantizeWritesACheckpointThatLoadsQuantized() {
         const QString data = dir_.filePath("qshapes");
         Run r = run_cli({"synth", "out=" + data, "n=6", "imgsz=96", "seed=4"});

@@ -1,11 +1,11 @@
 // RT-DETR against LibreYOLO's own (tests/fixtures/rtdetr_parts, written by
 // scripts/fixtures/make_rtdetr_parts.py from LibreYOLO 1.6.0): the whole model's state_dict keys,
 // shapes and parameter counts for r18, r34 and r50, the same for PResNet-18/34/50, RT-DETR-r18's
-// hybrid encoder and decoder head, and the outputs of PResNet-18, that encoder and that decoder
-// with every tensor filled by the fixture's formula (within 1e-4 relative, as the YOLOv9 parity
-// allows another CPU's float32 kernels). The whole model's outputs are compared in
-// test_rtdetr_predict, on seeded weights: with these formula weights its top-300 query selection
-// meets near-equal scores at the tail, where last bits decide.
+// hybrid encoder and decoder head, and the outputs of PResNet-18 and that encoder with every tensor
+// filled by the fixture's formula (within 1e-4 relative, as the YOLOv9 parity allows another CPU's
+// float32 kernels). The decoder's and the whole model's outputs are compared in
+// test_rtdetr_predict and test_rtdetr_loss, on seeded weights: with formula weights the top-300
+// query selection is all near-equal scores, where last bits decide.
 #include <QtTest/QtTest>
 
 #include <nlohmann/json.hpp>
@@ -116,32 +116,16 @@ private Q_SLOTS:
         compare_outputs(encoder->forward(maps), io::read_safetensors(kDir + "forward.safetensors"), "encoder_out");
     }
 
-    void theR18DecoderHasLibreYOLOsLayoutAndOutputs() {
+    // Layout only: with formula weights the decoder's top-300 query selection is all ties, so its
+    // outputs are compared on seeded weights, in the whole model (test_rtdetr_predict,
+    // test_rtdetr_loss).
+    void theR18DecoderHasLibreYOLOsLayout() {
         models::rtdetr::DecoderOptions o;
         o.num_layers = 3;
         models::rtdetr::RTDETRTransformer decoder(o, std::array<int64_t, 3>{256, 256, 256});
         compare_layout(*decoder, nlohmann::json::parse(std::ifstream(kDir + "decoder.json")));
         QCOMPARE(static_cast<qint64>(models::count_parameters(*decoder)), qint64(4019376));
         QCOMPARE(11199968 + 4965120 + 4019376, 20184464);  // LibreYOLO's RT-DETR-r18, all three parts
-        fill_by_formula(*decoder);
-        decoder->eval();
-        std::vector<torch::Tensor> maps;
-        for (int c = 0; c < 3; ++c) {
-            const int64_t side = 16 >> c;
-            maps.push_back((0.5 * torch::sin(0.17 * torch::arange(256 * side * side, torch::kFloat32) + c))
-                               .view({1, 256, side, side}));
-        }
-        torch::NoGradGuard no_grad;
-        const models::rtdetr::DecoderOutput out = decoder->forward(maps);
-        const io::TensorFile theirs = io::read_safetensors(kDir + "forward.safetensors");
-        for (const auto& [ours, name] :
-             {std::pair{out.logits, "decoder_logits"}, std::pair{out.boxes, "decoder_boxes"}}) {
-            const torch::Tensor& want = theirs.tensors.at(name);
-            QCOMPARE(ours.sizes().vec(), want.sizes().vec());
-            const double relative = ((ours - want).abs().max() / want.abs().max()).item<double>();
-            qInfo("%s: max |ours - LibreYOLO| / max |LibreYOLO| = %.2e", name, relative);
-            QVERIFY(relative < 1e-4);
-        }
     }
 
     void wholeModelsHaveLibreYOLOsLayout_data() {
@@ -160,7 +144,6 @@ private Q_SLOTS:
         compare_layout(*model, want);
         QVERIFY_THROWS_EXCEPTION(UnknownModel, models::rtdetr::RTDETRModel("r99", 80));
     }
-
 };
 
 QTEST_APPLESS_MAIN(TestRtdetrArchitecture)

@@ -5,6 +5,8 @@
 // assignment and every loss term.
 #include <QtTest/QtTest>
 
+#include "support/seeded_weights.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -19,34 +21,12 @@
 #include "models/rtdetr/rtdetr.h"
 
 using namespace libreyolo;
+using libreyolo::testing::seeded_fill;
 using namespace libreyolo::models::rtdetr;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
-
-// make_rtdetr_model.py's weights: entry k of the sorted state_dict from torch::manual_seed(seed + k).
-void seeded_fill(torch::nn::Module& net, int64_t seed) {
-    torch::NoGradGuard no_grad;
-    int64_t k = 0;
-    for (auto& [name, t] : io::state_dict(net)) {
-        if (t.is_floating_point()) {
-            torch::manual_seed(static_cast<uint64_t>(seed + k));
-            const torch::Tensor r = torch::randn({t.numel()}, torch::kFloat32);
-            torch::Tensor v;
-            if (name.ends_with("running_mean"))
-                v = 0.1 * r;
-            else if (name.ends_with("running_var"))
-                v = 1 + 0.1 * r.abs();
-            else if (t.dim() == 1)
-                v = name.ends_with(".weight") ? 1 + 0.1 * r : 0.1 * r;
-            else
-                v = r / std::sqrt(static_cast<double>(t.numel() / t.size(0)));
-            t.copy_(v.view_as(t));
-        }
-        ++k;
-    }
-}
 
 double relative_difference(const torch::Tensor& ours, const torch::Tensor& want) {
     return ((ours - want).abs().max() / want.abs().max().clamp_min(1e-12)).item<double>();
@@ -134,7 +114,8 @@ private Q_SLOTS:
         QCOMPARE(out.aux.size(), std::size_t(3));  // two earlier layers and the encoder's selection
         for (std::size_t k = 0; k < out.aux.size(); ++k) check(out.aux[k], "aux" + std::to_string(k) + "_", true);
         QCOMPARE(out.denoising.size(), std::size_t(3));
-        for (std::size_t k = 0; k < out.denoising.size(); ++k) check(out.denoising[k], "dn" + std::to_string(k) + "_", false);
+        for (std::size_t k = 0; k < out.denoising.size(); ++k)
+            check(out.denoising[k], "dn" + std::to_string(k) + "_", false);
 
         // Matching and every loss term.
         const RTDETRCriterion criterion(3);
@@ -151,9 +132,10 @@ private Q_SLOTS:
                 const auto j = std::find(their_targets.begin(), their_targets.end(), our_targets[k]);
                 QVERIFY(j != their_targets.end());
                 const torch::Tensor ours = out.main.boxes.detach()[static_cast<int64_t>(img)][our_queries[k]];
-                const torch::Tensor theirs = outputs_.tensors.at("boxes")[static_cast<int64_t>(img)]
-                                                                         [their_queries[j - their_targets.begin()]];
-                QVERIFY2(torch::allclose(ours, theirs, 1e-4, 1e-5), qPrintable(QString("image %1 target %2").arg(img).arg(our_targets[k])));
+                const torch::Tensor theirs =
+                    outputs_.tensors.at("boxes")[static_cast<int64_t>(img)][their_queries[j - their_targets.begin()]];
+                QVERIFY2(torch::allclose(ours, theirs, 1e-4, 1e-5),
+                         qPrintable(QString("image %1 target %2").arg(img).arg(our_targets[k])));
             }
         }
         const auto& terms = want_["losses"];

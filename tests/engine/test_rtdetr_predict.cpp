@@ -4,6 +4,8 @@
 // post-processing, predict end to end, and checkpoints that load back as RT-DETR.
 #include <QtTest/QtTest>
 
+#include "support/seeded_weights.h"
+
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -23,33 +25,11 @@
 #include "predict/preprocess.h"
 
 using namespace libreyolo;
+using libreyolo::testing::seeded_fill;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_model/";
-
-// The fixture's weights: entry k of the sorted state_dict from torch::manual_seed(seed + k).
-void seeded_fill(torch::nn::Module& net, int64_t seed) {
-    torch::NoGradGuard no_grad;
-    int64_t k = 0;
-    for (auto& [name, t] : io::state_dict(net)) {
-        if (t.is_floating_point()) {
-            torch::manual_seed(static_cast<uint64_t>(seed + k));
-            const torch::Tensor r = torch::randn({t.numel()}, torch::kFloat32);
-            torch::Tensor v;
-            if (name.ends_with("running_mean"))
-                v = 0.1 * r;
-            else if (name.ends_with("running_var"))
-                v = 1 + 0.1 * r.abs();
-            else if (t.dim() == 1)
-                v = name.ends_with(".weight") ? 1 + 0.1 * r : 0.1 * r;
-            else
-                v = r / std::sqrt(static_cast<double>(t.numel() / t.size(0)));
-            t.copy_(v.view_as(t));
-        }
-        ++k;
-    }
-}
 
 double relative_difference(const torch::Tensor& ours, const torch::Tensor& want) {
     return ((ours - want).abs().max() / want.abs().max()).item<double>();
@@ -88,8 +68,8 @@ class TestRtdetrPredict : public QObject {
         std::vector<Detection> out;
         for (std::size_t i = 0; i < expected_["boxes"].size(); ++i) {
             const auto b = expected_["boxes"][i].get<std::vector<float>>();
-            out.push_back({b[0], b[1], b[2], b[3], expected_["scores"][i].get<float>(),
-                           expected_["classes"][i].get<int>()});
+            out.push_back(
+                {b[0], b[1], b[2], b[3], expected_["scores"][i].get<float>(), expected_["classes"][i].get<int>()});
         }
         return out;
     }
@@ -146,10 +126,9 @@ private Q_SLOTS:
         const int imgsz = expected_["imgsz"].get<int>();
         const torch::Tensor logits = forward_.tensors.at("logits"), boxes = forward_.tensors.at("boxes");
         const std::vector<torch::Tensor> c = boxes[0].unbind(-1);
-        const torch::Tensor layout = torch::cat(
-            {torch::stack({(c[0] - c[2] / 2) * imgsz, (c[1] - c[3] / 2) * imgsz, (c[0] + c[2] / 2) * imgsz,
-                           (c[1] + c[3] / 2) * imgsz}),
-             logits[0].sigmoid().t()});
+        const torch::Tensor layout = torch::cat({torch::stack({(c[0] - c[2] / 2) * imgsz, (c[1] - c[3] / 2) * imgsz,
+                                                               (c[0] + c[2] / 2) * imgsz, (c[1] + c[3] / 2) * imgsz}),
+                                                 logits[0].sigmoid().t()});
         predict::PostprocessOptions o;
         o.conf = expected_["conf"].get<float>();
         o.input_h = o.input_w = imgsz;
@@ -169,12 +148,8 @@ private Q_SLOTS:
     void topKTakesSeveralClassesPerQuery() {
         // Two queries, two classes: query 0 is best in both classes; max_det 3 takes (0, 1), (0, 0)
         // and (1, 0); conf drops the rest.
-        const torch::Tensor prediction = torch::tensor({{0.f, 10.f},
-                                                        {0.f, 20.f},
-                                                        {10.f, 30.f},
-                                                        {20.f, 40.f},
-                                                        {0.8f, 0.6f},
-                                                        {0.9f, 0.1f}});
+        const torch::Tensor prediction =
+            torch::tensor({{0.f, 10.f}, {0.f, 20.f}, {10.f, 30.f}, {20.f, 40.f}, {0.8f, 0.6f}, {0.9f, 0.1f}});
         predict::PostprocessOptions o;
         o.conf = 0.5f;
         o.max_det = 3;
@@ -232,6 +207,16 @@ private Q_SLOTS:
         const torch::Tensor x = torch::rand({1, 3, 160, 160});
         torch::NoGradGuard no_grad;
         QVERIFY(torch::equal(model.impl().net->forward(x), from_keys.impl().net->forward(x)));
+
+        // LibreYOLO's r50 backbone uses FrozenBatchNorm2d, without num_batches_tracked: such files load.
+        auto frozen_norms = io::state_dict(*Model::create("rtdetr-r50", 2, "cpu").impl().net);
+        for (auto it = frozen_norms.begin(); it != frozen_norms.end();)
+            it = it->first.rfind("backbone.", 0) == 0 && it->first.ends_with(".num_batches_tracked")
+                     ? frozen_norms.erase(it)
+                     : std::next(it);
+        const std::string r50_path = dir_.filePath("r50.safetensors").toStdString();
+        io::write_safetensors(r50_path, frozen_norms, {});
+        QCOMPARE(QString::fromStdString(Model::load(r50_path, "cpu").info().size), QString("r50"));
 
         Model r34 = Model::create("rtdetr-r34", 2, "cpu");
         const std::string r34_path = dir_.filePath("r34.safetensors").toStdString();

@@ -49,6 +49,20 @@ private Q_SLOTS:
         for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(bytes[i]);
         QCOMPARE(n % 8, std::uint64_t(0));
         QVERIFY(!QDir(dir_.path()).entryList(QDir::Hidden | QDir::Files).join(",").contains(".tmp"));
+
+        // The layout alone: names, dtypes, shapes and metadata from the header, no data read.
+        const io::TensorFile layout = io::read_safetensors_layout(path);
+        QCOMPARE(layout.tensors.size(), tensors.size());
+        for (const auto& [k, t] : tensors) {
+            QVERIFY2(layout.tensors.at(k).is_meta(), k.c_str());
+            QCOMPARE(layout.tensors.at(k).sizes().vec(), t.sizes().vec());
+            QCOMPARE(layout.tensors.at(k).scalar_type(), t.scalar_type());
+        }
+        QCOMPARE(layout.metadata.at("names"), std::string("{\"0\": \"a\"}"));
+        // A file cut inside its data section still fails: the header's offsets point past its end.
+        const std::string cut = dir_.filePath("cut.safetensors").toStdString();
+        std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() - 4);
+        QVERIFY_THROWS_EXCEPTION(FormatError, io::read_safetensors_layout(cut));
     }
 
     void readsFilesWrittenByPythonSafetensors() {

@@ -96,9 +96,9 @@ private Q_SLOTS:
             }
         QVERIFY(loaded);
         torch::manual_seed(1);
-        const std::vector<NmsCase> cases = {{1, 1, 0.45},     {50, 1, 0.45},     {999, 80, 0.45},
-                                            {1000, 80, 0.7},  {1001, 80, 0.45},  {5000, 1, 0.5},
-                                            {5000, 80, 0.45}, {30000, 80, 0.45}, {30000, 3, 0.6},  {30000, 1, 0.45}};
+        const std::vector<NmsCase> cases = {{1, 1, 0.45},     {50, 1, 0.45},   {999, 80, 0.45},  {1000, 80, 0.7},
+                                            {1001, 80, 0.45}, {5000, 1, 0.5},  {5000, 80, 0.45}, {30000, 80, 0.45},
+                                            {30000, 3, 0.6},  {30000, 1, 0.45}};
         for (const NmsCase& c : cases) {
             const torch::Tensor xy = torch::rand({c.n, 2}) * 640;
             torch::Tensor boxes = torch::cat({xy, xy + 4 + torch::rand({c.n, 2}) * 120}, 1);

@@ -1,6 +1,7 @@
 // The Train page, offscreen: a tiny synthetic run (imgsz 64, one epoch) started from the form fills
 // the loss chart while the GUI thread keeps turning; Stop leaves a checkpoint that Resume continues.
 #include <QApplication>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
@@ -64,6 +65,34 @@ private Q_SLOTS:
         const auto dir = std::filesystem::path(finished.first().at(0).toString().toStdString());
         QVERIFY(std::filesystem::exists(dir / "weights" / "last.safetensors"));
         QVERIFY(std::filesystem::exists(dir / "results.csv"));
+    }
+
+    // Choosing an RT-DETR model fills the form with its recipe's defaults, and the options carry
+    // the ones the form does not show; back to YOLOv9, its defaults return.
+    void anRtdetrModelBringsItsFamilysDefaults() {
+        TrainPage page;
+        auto* model = page.findChild<QLineEdit*>("model");
+        QVERIFY(model);
+        QCOMPARE(page.options().optimizer, std::string("SGD"));
+        model->setText("rtdetr-r18");
+        Q_EMIT model->editingFinished();
+        libreyolo::TrainOptions o = page.options();
+        QCOMPARE(o.model, std::string("rtdetr-r18"));
+        QCOMPARE(o.optimizer, std::string("AdamW"));
+        QCOMPARE(o.lr0, 1e-4);
+        QCOMPARE(o.epochs, 72);
+        QCOMPARE(o.batch, 4);
+        QCOMPARE(o.clip_max_norm, 0.1);
+        QCOMPARE(o.mosaic, 0.0f);
+        model->setText("yolo9-s");
+        Q_EMIT model->editingFinished();
+        o = page.options();
+        QCOMPARE(o.optimizer, std::string("SGD"));
+        QCOMPARE(o.lr0, 0.01);
+        QCOMPARE(o.clip_max_norm, 0.0);
+        model->setText("rtdetr-nope");  // a typo changes nothing; train() explains it at start
+        Q_EMIT model->editingFinished();
+        QCOMPARE(page.options().optimizer, std::string("SGD"));
     }
 
     void stopLeavesACheckpointThatResumeContinues() {

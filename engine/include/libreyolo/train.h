@@ -1,8 +1,10 @@
 #pragma once
-// Training with LibreYOLO's YOLOv9 recipe: SGD (nesterov) or Adam/AdamW over three parameter
+// Training with LibreYOLO's recipes. YOLOv9: SGD (nesterov) or Adam/AdamW over three parameter
 // groups (BatchNorm weights, conv weights with decay, biases), linear warm-up then linear decay to
-// lrf, momentum warm-up 0.8 → momentum, EMA (0.9999, tau 2000), mosaic off for the last
-// close_mosaic epochs, validation on the EMA weights, checkpoints and results.csv per epoch.
+// lrf, momentum warm-up 0.8 → momentum, mosaic off for the last close_mosaic epochs. RT-DETR
+// (train_defaults): AdamW over four groups (the backbone at lr_backbone), constant lr, gradients
+// clipped to clip_max_norm, no mosaic, images resized as its predict does. Both: EMA (0.9999,
+// tau 2000), validation on the EMA weights, checkpoints and results.csv per epoch.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -49,7 +51,20 @@ struct TrainOptions {
     // DDP). A collective that waits longer than dist_timeout seconds ends the run with an error.
     bool sync_bn = false;
     int dist_timeout = 1800;
+    // RT-DETR: the backbone's learning rate (LibreYOLO's lr_backbone; the other groups take the
+    // schedule's lr).
+    double lr_backbone = 5e-6;
+    double clip_max_norm = 0;  // > 0: the gradients' global L2 norm is clipped to it every step
+    // Each batch resized to a random size of 0.75–1.25 × imgsz (multiples of 32, imgsz itself
+    // three times as likely), LibreYOLO's DETR multi-scale.
+    bool multi_scale = false;
 };
+
+// The options a run of model starts from: LibreYOLO's defaults for the model's family (a model
+// name, or a checkpoint whose family its fields or keys tell). YOLOv9: TrainOptions{}. RT-DETR:
+// its RTDETRConfig (epochs 72, batch 4, AdamW, lr0 1e-4 constant, lr_backbone 5e-6, betas 0.9 /
+// 0.999, weight_decay 1e-4, no warm-up, no mosaic, clip_max_norm 0.1). model is set in the result.
+TrainOptions train_defaults(const std::string& model);
 
 struct TrainEvent {
     // Graph: a line about --cuda-graph (captured, ruled out, fell back to eager) in message.
@@ -62,7 +77,9 @@ struct TrainEvent {
     // extrapolated from the batches this call has run so far (validation time included).
     int step = 0, steps = 0;
     double eta_seconds = 0;
-    double loss = 0, box_loss = 0, dfl_loss = 0, cls_loss = 0;  // batch, or epoch mean
+    double loss = 0;                      // batch, or epoch mean
+    std::vector<std::string> loss_names;  // the family's loss parts: box, cls, dfl; vfl, bbox, giou
+    std::vector<double> loss_parts;       // in loss_names' order
     double lr = 0;
     double step_ms = 0;
     double map50 = -1, map50_95 = -1;  // Epoch events that validated

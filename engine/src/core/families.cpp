@@ -29,11 +29,8 @@ struct FamilyAlias {
     const char* prefix;
     const char* family;
 };
-constexpr FamilyAlias kAliases[] = {{"libreyolo9", "yolo9"},
-                                     {"yolov9", "yolo9"},
-                                     {"yolo9", "yolo9"},
-                                     {"librertdetr", "rtdetr"},
-                                     {"rtdetr", "rtdetr"}};
+constexpr FamilyAlias kAliases[] = {
+    {"libreyolo9", "yolo9"}, {"yolov9", "yolo9"}, {"yolo9", "yolo9"}, {"librertdetr", "rtdetr"}, {"rtdetr", "rtdetr"}};
 
 }  // namespace
 
@@ -65,14 +62,16 @@ const std::vector<FamilyTraits>& registered_families() {
                      {"fp8"},
                      {"head.", "backbone.conv0."}},
         // RT-DETR with PResNet backbones (LibreYOLO's LibreRTDETR r18/r34/r50): resized, not
-        // letterboxed, to 640; NMS-free.
+        // letterboxed, to 640; NMS-free. Inference graphs: the whole forward replays
+        // bit-identically (docs/graph-parity.md). Training graphs: the backbone and encoder,
+        // the decoder eager (docs/graph-training-parity.md).
         FamilyTraits{"rtdetr",
                      "RT-DETR",
                      {"r18", "r34", "r50"},
                      {"detect"},
                      640,
-                     {},
-                     {},
+                     {"detect"},
+                     {"detect"},
                      false,
                      {},
                      {},

@@ -18,8 +18,17 @@ class ShortestAugmentingPath {
 public:
     template <typename Cost>
     ShortestAugmentingPath(std::int64_t rows, std::int64_t cols, Cost cost)
-        : rows_(rows), cols_(cols), u_(rows, 0), v_(cols, 0), path_(cols, -1), col_of_row_(rows, -1),
-          row_of_col_(cols, -1), distance_(cols), in_rows_(rows), in_cols_(cols), remaining_(cols) {
+        : rows_(rows),
+          cols_(cols),
+          u_(rows, 0),
+          v_(cols, 0),
+          path_(cols, -1),
+          col_of_row_(rows, -1),
+          row_of_col_(cols, -1),
+          distance_(cols),
+          in_rows_(rows),
+          in_cols_(cols),
+          remaining_(cols) {
         for (std::int64_t row = 0; row < rows_; ++row) augment_from(row, cost);
     }
     const std::vector<std::int64_t>& col_of_row() const { return col_of_row_; }
@@ -104,12 +113,12 @@ Assignment linear_sum_assignment(const std::vector<double>& cost, std::int64_t r
         return out;
     }
     // More rows than columns: solve the transpose, then list the pairs by row.
-    const ShortestAugmentingPath solved(cols, rows,
-                                        [&](std::int64_t i, std::int64_t j) { return cost[j * cols + i]; });
+    const ShortestAugmentingPath solved(cols, rows, [&](std::int64_t i, std::int64_t j) { return cost[j * cols + i]; });
     const std::vector<std::int64_t>& row_of_col = solved.col_of_row();
     std::vector<std::int64_t> order(cols);
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) { return row_of_col[a] < row_of_col[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::int64_t a, std::int64_t b) { return row_of_col[a] < row_of_col[b]; });
     for (const std::int64_t c : order) {
         out.rows.push_back(row_of_col[c]);
         out.cols.push_back(c);

@@ -47,6 +47,20 @@ Sample letterbox_sample(const Sample& s, int size) {
     return {predict::letterbox(s.rgb, size, size), transform_boxes(s.boxes, g.ratio, 0, 0, size, size)};
 }
 
+Sample stretch_sample(const Sample& s, int size) {
+    Sample out;
+    cv::resize(s.rgb, out.rgb, cv::Size(size, size), 0, 0, cv::INTER_LINEAR);
+    const float rx = static_cast<float>(size) / s.rgb.cols, ry = static_cast<float>(size) / s.rgb.rows;
+    std::vector<PixelBox> all;
+    for (const PixelBox& b : s.boxes) {
+        const PixelBox r{b.cls, b.x1 * rx, b.y1 * ry, b.x2 * rx, b.y2 * ry};
+        all.push_back(r);
+        if (r.x2 - r.x1 > 1 && r.y2 - r.y1 > 1) out.boxes.push_back(r);
+    }
+    if (out.boxes.empty()) out.boxes = all;
+    return out;
+}
+
 Sample mosaic(const std::array<const Sample*, 4>& parts, int size, const AugmentOptions& o, Rng& rng) {
     const int s2 = 2 * size;
     cv::Mat canvas(s2, s2, CV_8UC3, kPad);

@@ -41,6 +41,9 @@ struct AugmentOptions {
 
 // Resized to fit size × size (aspect kept), in the top-left corner of a 114-grey canvas.
 Sample letterbox_sample(const Sample& s, int size);
+// Stretched to size × size (LibreYOLO's RT-DETR train transform, as its predict resizes); boxes
+// that end up 1 px wide or high or less are dropped, unless that would drop them all.
+Sample stretch_sample(const Sample& s, int size);
 // Four images around a random centre of a 2·size canvas, scaled about its centre and cropped to
 // the central size × size (randomly shifted); boxes clipped, those left under 2 px dropped.
 Sample mosaic(const std::array<const Sample*, 4>& parts, int size, const AugmentOptions& o, Rng& rng);

@@ -113,7 +113,8 @@ Batch BatchLoader::build(int epoch, int index, bool use_mosaic) const {
             const Sample a = read(order_[j]), b = read(rng.below(n)), c = read(rng.below(n)), d = read(rng.below(n));
             s = mosaic({&a, &b, &c, &d}, size, options_.augment_options, rng);
         } else {
-            s = letterbox_sample(read(order_[j]), size);
+            s = options_.resize == InputResize::Stretch ? stretch_sample(read(order_[j]), size)
+                                                        : letterbox_sample(read(order_[j]), size);
         }
         if (options_.augment) {
             jitter_hsv(s.rgb, options_.augment_options, rng);

@@ -13,6 +13,7 @@
 #include "data/batch.h"
 #include "data/pin_memory.h"
 #include "libreyolo/dataset.h"
+#include "libreyolo/families.h"
 
 namespace libreyolo::data {
 
@@ -37,7 +38,8 @@ struct LoaderOptions {
     std::uint64_t seed = 0;
     bool augment = true;  // mosaic, HSV, flip; off: letterbox only, in order
     float mosaic = 1.0f;
-    bool pin_memory = false;  // hand batches over in page-locked memory (CUDA training)
+    InputResize resize = InputResize::Letterbox;  // the family's, so that training sees what predict feeds
+    bool pin_memory = false;                      // hand batches over in page-locked memory (CUDA training)
     AugmentOptions augment_options;
     // Distributed runs: batch is the global batch, and this loader yields shard_rank's part of
     // each one (the global batch's positions split in shard_count consecutive runs), so the ranks

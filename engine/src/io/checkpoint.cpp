@@ -117,6 +117,9 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
     std::vector<std::string> missing, unexpected, mismatched;
     for (const auto& [key, tensor] : target) {
         auto it = weights.find(key);
+        // A BatchNorm's step counter may be absent, as PyTorch's BatchNorm loading allows: LibreYOLO's
+        // RT-DETR-r50 checkpoints have FrozenBatchNorm2d in the backbone, which has none.
+        if (it == weights.end() && key.ends_with(".num_batches_tracked")) continue;
         if (it == weights.end())
             missing.push_back(key);
         else if (!it->second.sizes().equals(tensor.sizes()))
@@ -133,7 +136,8 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
         throw WeightsMismatch(message);
     }
     torch::NoGradGuard no_grad;
-    for (auto& [key, tensor] : target) tensor.copy_(weights.at(key).to(tensor.scalar_type()));
+    for (auto& [key, tensor] : target)
+        if (const auto it = weights.find(key); it != weights.end()) tensor.copy_(it->second.to(tensor.scalar_type()));
 }
 
 }  // namespace libreyolo::io

@@ -43,16 +43,21 @@ const DtypeInfo& dtype_by_type(torch::ScalarType type, const std::string& tensor
     throw FormatError(file + ": not a valid safetensors file: " + what);
 }
 
-}  // namespace
-
-TensorFile parse_safetensors(const std::string& bytes, const std::string& name) {
+std::uint64_t header_length(const std::string& bytes, const std::string& name, std::uint64_t file_size) {
     if (bytes.size() < 8) fail(name, "shorter than the 8-byte header length");
     std::uint64_t header_len = 0;
     for (int i = 7; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(bytes[i]);
     if (header_len > kMaxHeaderBytes) fail(name, "header length " + std::to_string(header_len) + " is too large");
-    if (header_len > bytes.size() - 8)
+    if (header_len > file_size - 8)
         fail(name, "header length " + std::to_string(header_len) + " exceeds the file size " +
-                       std::to_string(bytes.size()) + " (truncated?)");
+                       std::to_string(file_size) + " (truncated?)");
+    return header_len;
+}
+
+// bytes: the whole file, or (layout_only) its first 8 + header length bytes of a file_size-byte
+// file, whose tensors then come back on the meta device, shapes and dtypes without data.
+TensorFile parse(const std::string& bytes, const std::string& name, std::uint64_t file_size, bool layout_only) {
+    const std::uint64_t header_len = header_length(bytes, name, file_size);
 
     nlohmann::json header;
     try {
@@ -63,7 +68,7 @@ TensorFile parse_safetensors(const std::string& bytes, const std::string& name) 
     if (!header.is_object()) fail(name, "header is not a JSON object");
 
     const std::size_t data_start = 8 + header_len;
-    const std::uint64_t data_size = bytes.size() - data_start;
+    const std::uint64_t data_size = file_size - data_start;
     TensorFile file;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
 
@@ -112,14 +117,36 @@ TensorFile parse_safetensors(const std::string& bytes, const std::string& name) 
                            std::to_string(numel * dtype->bytes) + " bytes)");
         ranges.emplace_back(begin, end);
 
-        torch::Tensor t = torch::empty(shape, torch::TensorOptions().dtype(dtype->type));
-        if (end > begin) std::memcpy(t.data_ptr(), bytes.data() + data_start + begin, end - begin);
+        torch::Tensor t = torch::empty(
+            shape, torch::TensorOptions().dtype(dtype->type).device(layout_only ? torch::kMeta : torch::kCPU));
+        if (!layout_only && end > begin) std::memcpy(t.data_ptr(), bytes.data() + data_start + begin, end - begin);
         file.tensors.emplace(key, std::move(t));
     }
     std::sort(ranges.begin(), ranges.end());
     for (std::size_t i = 1; i < ranges.size(); ++i)
         if (ranges[i].first < ranges[i - 1].second) fail(name, "two tensors share bytes of the data section");
     return file;
+}
+
+}  // namespace
+
+TensorFile parse_safetensors(const std::string& bytes, const std::string& name) {
+    return parse(bytes, name, bytes.size(), false);
+}
+
+TensorFile read_safetensors_layout(const std::filesystem::path& path) {
+    std::error_code ec;
+    const std::uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec) throw FileNotFound(path.string() + ": no such file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw FileNotFound(path.string() + ": cannot open for reading");
+    std::string bytes(8, '\0');
+    in.read(bytes.data(), 8);
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    const std::uint64_t header_len = header_length(bytes, path.string(), size);
+    bytes.resize(8 + header_len);
+    in.read(bytes.data() + 8, static_cast<std::streamsize>(header_len));
+    return parse(bytes, path.string(), size, true);
 }
 
 TensorFile read_safetensors(const std::filesystem::path& path) {

@@ -19,6 +19,9 @@ struct TensorFile {
 TensorFile read_safetensors(const std::filesystem::path& path);
 // Parses an in-memory file; name is used in error messages.
 TensorFile parse_safetensors(const std::string& bytes, const std::string& name);
+// The header alone (a few kB of any file): names, dtypes and shapes as meta tensors (no data) and
+// the metadata, checked as read_safetensors checks them.
+TensorFile read_safetensors_layout(const std::filesystem::path& path);
 
 // Written atomically. Tensors are moved to the CPU and made contiguous first.
 void write_safetensors(const std::filesystem::path& path, const std::map<std::string, torch::Tensor>& tensors,

@@ -16,7 +16,7 @@ torch::Tensor GradScaler::scale(const torch::Tensor& loss) const {
     return loss * scale_.to(loss.dtype());
 }
 
-bool GradScaler::step(torch::optim::Optimizer& optimizer) {
+bool GradScaler::step(torch::optim::Optimizer& optimizer, const std::function<void()>& after_unscale) {
     torch::NoGradGuard no_grad;
     const torch::Tensor inv_scale = scale_.to(torch::kFloat64).reciprocal().to(torch::kFloat32);
     found_inf_.zero_();
@@ -30,6 +30,7 @@ bool GradScaler::step(torch::optim::Optimizer& optimizer) {
         at::_amp_foreach_non_finite_check_and_unscale_(grads, found, inv_scale);
         found_inf_.add_(found);
     }
+    if (after_unscale) after_unscale();
     // One host sync per step, as in torch.amp.GradScaler.step.
     if (found_inf_.item<float>() != 0.0f) {
         ++skipped_;

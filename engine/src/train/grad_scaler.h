@@ -8,6 +8,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <functional>
+
 namespace libreyolo::training {
 
 struct GradScalerOptions {
@@ -22,9 +24,10 @@ public:
     GradScaler(torch::Device device, GradScalerOptions options = {});
 
     torch::Tensor scale(const torch::Tensor& loss) const;
-    // Unscales every gradient of the optimizer's parameters in place, then steps unless one of
-    // them is not finite. Returns whether the optimizer stepped.
-    bool step(torch::optim::Optimizer& optimizer);
+    // Unscales every gradient of the optimizer's parameters in place, calls after_unscale (gradient
+    // clipping goes there), then steps unless one of them is not finite. Returns whether the
+    // optimizer stepped.
+    bool step(torch::optim::Optimizer& optimizer, const std::function<void()>& after_unscale = {});
     // Adjusts the scale after step(): backoff when that step was skipped, growth when due.
     void update();
 

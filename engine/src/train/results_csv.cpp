@@ -11,10 +11,12 @@ namespace {
 
 const char* kMetricName = "metrics/mAP50-95";
 
-std::string header() {
+std::string header(const std::vector<std::string>& loss_names, std::size_t lr_groups) {
     std::string h =
         "epoch,time,train/loss,validated,is_best,current_metric,current_metric_name,best_metric,best_metric_name,"
-        "best_epoch,train/box_loss,train/cls_loss,train/dfl_loss,lr/group0,lr/group1,lr/group2";
+        "best_epoch";
+    for (const auto& name : loss_names) h.append(",train/").append(name).append("_loss");
+    for (std::size_t g = 0; g < lr_groups; ++g) h.append(",lr/group").append(std::to_string(g));
     for (const auto& column : metric_columns(ValResult{})) h.append(",").append(column.first);
     return h;
 }
@@ -31,7 +33,12 @@ std::string number(double v) {
 }  // namespace
 
 // Rows end in CRLF: LibreYOLO writes the file with Python's csv module, whose default that is.
-ResultsCsv::ResultsCsv(std::filesystem::path path, int resume_from) : path_(std::move(path)), text_(header() + "\r\n") {
+ResultsCsv::ResultsCsv(std::filesystem::path path, int resume_from, std::vector<std::string> loss_names,
+                       std::size_t lr_groups)
+    : path_(std::move(path)),
+      loss_parts_(loss_names.size()),
+      lr_groups_(lr_groups),
+      text_(header(loss_names, lr_groups) + "\r\n") {
     if (resume_from <= 0) return;
     std::ifstream in(path_);
     std::string line;
@@ -56,7 +63,9 @@ void ResultsCsv::append(const EpochRow& r) {
                                       any_best ? number(r.best_map50_95) : "",
                                       any_best ? kMetricName : "",
                                       any_best ? std::to_string(r.best_epoch) : ""};
-    for (double v : {r.box_loss, r.cls_loss, r.dfl_loss, r.lr[0], r.lr[1], r.lr[2]}) cells.push_back(number(v));
+    for (std::size_t i = 0; i < loss_parts_; ++i)
+        cells.push_back(i < r.loss_parts.size() ? number(r.loss_parts[i]) : "");
+    for (std::size_t g = 0; g < lr_groups_; ++g) cells.push_back(g < r.lr.size() ? number(r.lr[g]) : "");
     for (const auto& [name, value] : metric_columns(validated ? *r.val : ValResult{}))
         cells.push_back(validated ? number(value) : "");
     for (std::size_t i = 0; i < cells.size(); ++i) text_.append(i ? "," : "").append(cells[i]);

@@ -19,11 +19,9 @@
 #include "libreyolo/log.h"
 #include "libreyolo/train.h"
 #include "libreyolo/validate.h"
-#include "models/yolo9/loss.h"
-#include "models/yolo9/yolo9.h"
 #include "predict/model_impl.h"
 #include "train/ema_blend.h"
-#include "train/foreach_sgd.h"
+#include "train/family_recipe.h"
 #include "train/grad_scaler.h"
 #include "train/network_graph.h"
 #include "train/results_csv.h"
@@ -32,9 +30,11 @@ namespace libreyolo {
 namespace fs = std::filesystem;
 
 // The options a resumed run takes from its checkpoint (device, workers and the like stay the caller's).
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TrainOptions, model, data, epochs, batch, imgsz, optimizer, lr0, lrf, momentum,
-                                   weight_decay, warmup_epochs, close_mosaic, mosaic, seed, patience, eval_interval,
-                                   save_period, sync_bn)
+// Keys missing from an older checkpoint take their defaults.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainOptions, model, data, epochs, batch, imgsz, optimizer, lr0, lrf,
+                                                momentum, weight_decay, warmup_epochs, close_mosaic, mosaic, seed,
+                                                patience, eval_interval, save_period, sync_bn, lr_backbone,
+                                                clip_max_norm, multi_scale)
 
 namespace {
 
@@ -49,6 +49,7 @@ void validate_options(const TrainOptions& o) {
     if (!(o.lr0 > 0)) fail("lr0: must be positive");
     if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
         fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
+    if (!(o.clip_max_norm >= 0)) fail("clip_max_norm: must be 0 (off) or positive");
 }
 
 // LibreYOLO's LinearLRScheduler with momentum warm-up.
@@ -67,44 +68,12 @@ struct Schedule {
     }
 };
 
-// Three groups as LibreYOLO: BatchNorm weights, conv/linear weights (decayed), biases.
-template <typename Optim, typename Options>
-std::unique_ptr<torch::optim::Optimizer> grouped(torch::nn::Module& net, const Options& base, double weight_decay) {
-    std::vector<torch::Tensor> bn, weights, biases;
-    for (const auto& p : net.named_parameters()) {
-        if (p.key().ends_with(".bias"))
-            biases.push_back(p.value());
-        else if (p.key().ends_with(".bn.weight"))
-            bn.push_back(p.value());
-        else
-            weights.push_back(p.value());
-    }
-    auto with_decay = [&](double wd) {
-        auto o = std::make_unique<Options>(base);
-        o->weight_decay(wd);
-        return o;
-    };
-    std::vector<torch::optim::OptimizerParamGroup> groups;
-    groups.emplace_back(bn, with_decay(0));
-    groups.emplace_back(weights, with_decay(weight_decay));
-    groups.emplace_back(biases, with_decay(0));
-    return std::make_unique<Optim>(groups, base);
-}
-
-std::unique_ptr<torch::optim::Optimizer> make_optimizer(torch::nn::Module& net, const TrainOptions& o) {
-    if (o.optimizer == "SGD")
-        return grouped<training::ForeachSGD>(net, torch::optim::SGDOptions(o.lr0).momentum(o.momentum).nesterov(true),
-                                             o.weight_decay);
-    if (o.optimizer == "Adam")
-        return grouped<torch::optim::Adam>(net, torch::optim::AdamOptions(o.lr0).betas({o.momentum, 0.999}),
-                                           o.weight_decay);
-    return grouped<torch::optim::AdamW>(net, torch::optim::AdamWOptions(o.lr0).betas({o.momentum, 0.999}),
-                                        o.weight_decay);
-}
-
-void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double lr, double beta) {
-    for (auto& g : opt.param_groups()) {
-        g.options().set_lr(lr);
+// The schedule's lr scaled by each group's multiple, and its momentum as SGD's momentum or Adam's beta1.
+void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double lr, double beta,
+                  const std::vector<double>& lr_ratios) {
+    for (std::size_t i = 0; i < opt.param_groups().size(); ++i) {
+        auto& g = opt.param_groups()[i];
+        g.options().set_lr(lr * (i < lr_ratios.size() ? lr_ratios[i] : 1.0));
         if (kind == "SGD")
             static_cast<torch::optim::SGDOptions&>(g.options()).momentum(beta);
         else if (kind == "Adam") {
@@ -115,6 +84,18 @@ void set_schedule(torch::optim::Optimizer& opt, const std::string& kind, double 
             a.betas({beta, std::get<1>(a.betas())});
         }
     }
+}
+
+// LibreYOLO's multi-scale sizes around imgsz: multiples of 32 from 0.75 to 1.25 times it, imgsz
+// itself three times over (the upstream DETR ports' generate_scales).
+std::vector<int> multi_scale_sizes(int imgsz) {
+    const int low = static_cast<int>(imgsz * 0.75 / 32) * 32, high = static_cast<int>(imgsz * 1.25 / 32) * 32;
+    const int steps = (imgsz - low) / 32;
+    std::vector<int> sizes;
+    for (int i = 0; i < steps; ++i) sizes.push_back(low + 32 * i);
+    for (int i = 0; i < 3; ++i) sizes.push_back(imgsz);
+    for (int i = 0; i < steps; ++i) sizes.push_back(high - 32 * i);
+    return sizes;
 }
 
 // timm/YOLOX ModelEMA: decay ramps up as d · (1 − e^(−updates / tau)).
@@ -210,12 +191,16 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     Model::Impl& impl = model.impl();
     impl.meta.names = config.names;
     impl.meta.imgsz = o.imgsz;
-    auto net = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(impl.net);
-    if (!net) throw NotSupported("train: family " + impl.spec.name.family + " cannot be trained yet");
+    std::unique_ptr<training::FamilyRecipe> recipe = training::make_family_recipe(impl.net, nc);
+    if (o.sync_bn && distributed_run && impl.spec.name.family != "yolo9")
+        throw NotSupported("sync_bn: SyncBatchNorm is wired into YOLOv9's BatchNorm layers only; train " +
+                           impl.spec.name.canonical() + " with sync_bn=false (each rank normalises its own part)");
+    torch::nn::Module& net = *impl.net;
+    const FamilyTraits& traits = family_traits(impl.spec.name.family);
+    const std::vector<std::string> loss_names = recipe->loss_names();
     const torch::Device device = impl.device;
-    // AMP as LibreYOLO: the forward pass under float16 autocast, backward through a GradScaler.
-    // The loss itself is computed in float32 from the network's outputs (sums over thousands of
-    // anchors and the IoU terms lose too much in float16).
+    // AMP as LibreYOLO: the forward pass under float16 autocast, backward through a GradScaler;
+    // the family's loss in float32.
     const bool amp = device.is_cuda() && o.amp;
     training::GradScaler scaler(device);
     if (amp) log_info("train", "amp: float16 autocast with dynamic loss scaling");
@@ -235,7 +220,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     if (distributed_run) {
         // Before the EMA copies the weights: every rank starts from rank 0's.
         dist = std::make_unique<distributed::DistributedTraining>(*rank, device, std::chrono::seconds(o.dist_timeout),
-                                                                  *net, o.sync_bn);
+                                                                  net, o.sync_bn);
         torch::NoGradGuard no_grad;
         auto dst = io::state_dict(*ema.impl->net);
         for (const auto& [k, v] : io::state_dict(*impl.net)) dst.at(k).copy_(v);
@@ -254,6 +239,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     lo.workers = o.workers;
     lo.seed = static_cast<std::uint64_t>(o.seed);
     lo.mosaic = o.mosaic;
+    lo.resize = traits.input_resize;
     lo.pin_memory = device.is_cuda();
     if (dist) {
         lo.shard_rank = rank->rank;
@@ -262,7 +248,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     data::BatchLoader loader(split.items, lo);
     const int batches = loader.batches_per_epoch();
 
-    auto optimizer = make_optimizer(*net, o);
+    auto optimizer = recipe->make_optimizer(o);
     const Schedule schedule{o.lr0,
                             o.lr0 * o.lrf,
                             std::min(o.warmup_lr_start, o.lr0),
@@ -270,8 +256,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                             o.momentum,
                             int64_t(batches) * o.warmup_epochs,
                             int64_t(batches) * o.epochs};
-    models::yolo9::YOLO9Loss loss_fn(nc);
-    if (dist) loss_fn.global_target_sum = [&](const torch::Tensor& local) { return dist->sum(local); };
+    if (dist) recipe->global_target_sum = [&](const torch::Tensor& local) { return dist->sum(local); };
 
     int start_epoch = 1, stale = 0, nonfinite_in_a_row = 0, best_epoch = 0;
     double best = -1;
@@ -293,13 +278,14 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     }
 
     std::optional<training::ResultsCsv> csv;
-    if (main_rank) csv.emplace(save_dir / "results.csv", o.resume ? start_epoch : 0);
+    if (main_rank)
+        csv.emplace(save_dir / "results.csv", o.resume ? start_epoch : 0, loss_names, optimizer->param_groups().size());
     // weights/last.*: the EMA weights (loadable by predict and val), the optimizer state, then the
     // raw weights and counters, written last: its epoch counter says the files before it are complete.
     auto save_last = [&](const Model& ema_model, int epochs_done) {
         ema_model.save((weights / "last.safetensors").string());
         save_optimizer(*optimizer, weights / "last.optim.pt");
-        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(*net),
+        io::write_safetensors(weights / "last.train.safetensors", io::state_dict(net),
                               {{"train_state", nlohmann::json{{"epoch", epochs_done},
                                                               {"ema_updates", ema.updates},
                                                               {"best_map50_95", best},
@@ -320,7 +306,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         graphs_ruled_out = "a distributed run (" + std::to_string(rank->world_size) + " ranks) is not captured";
     else if (!device.is_cuda())
         graphs_ruled_out = "CUDA graphs need a CUDA device (the run is on " + device.str() + ")";
-    else if (!family_traits(impl.spec.name.family).supports_cuda_graph_training(impl.spec.name.task))
+    else if (!traits.supports_cuda_graph_training(impl.spec.name.task))
         graphs_ruled_out = "family " + impl.spec.name.family + " (task " + impl.spec.name.task +
                            ") has not opted in to training graphs";
     training::NetworkGraph network_graph(o.cuda_graph, graphs_ruled_out, [&](const std::string& line) {
@@ -331,17 +317,15 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         ev.message = line;
         on_event(ev);
     });
-    const graphs::TrainingForward eager_forward = [&](const torch::Tensor& x) {
-        const CudaAutocast autocast(amp);
-        return net->forward_raw(x);
-    };
+    const std::vector<int> scales = multi_scale_sizes(o.imgsz);
+    const std::size_t parts_n = loss_names.size();
     const auto loop_start = Clock::now();
     int first_step = -1;  // the step before this call's first batch
     for (int epoch = start_epoch; epoch <= o.epochs; ++epoch) {
         const auto epoch_start = Clock::now();
         loader.begin_epoch(epoch, epoch <= o.epochs - o.close_mosaic);
-        net->train();
-        double sums[4] = {0, 0, 0, 0};
+        net.train();
+        std::vector<double> sums(1 + parts_n, 0.0);
         int seen = 0;
         double lr = 0;
         data::Batch batch;
@@ -350,24 +334,33 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
             const auto step_start = Clock::now();
             const int64_t it = int64_t(epoch - 1) * batches + b - 1;
             lr = schedule.lr(it);
-            set_schedule(*optimizer, o.optimizer, lr, schedule.beta(it));
+            set_schedule(*optimizer, o.optimizer, lr, schedule.beta(it), recipe->lr_ratios());
             // Pinned batches make these copies asynchronous.
-            const torch::Tensor images = batch.images.to(device, /*non_blocking=*/true);
+            torch::Tensor images = batch.images.to(device, /*non_blocking=*/true);
+            if (o.multi_scale) {
+                // One size per batch, the same on every rank (seeded by the step); targets are
+                // normalised, so only the images change.
+                data::Rng rng((static_cast<std::uint64_t>(o.seed) + 7) * 0x9e3779b97f4a7c15ull ^
+                              static_cast<std::uint64_t>(it));
+                const int size = scales[static_cast<std::size_t>(rng.below(static_cast<int>(scales.size())))];
+                if (size != images.size(3))
+                    images = torch::nn::functional::interpolate(images, torch::nn::functional::InterpolateFuncOptions()
+                                                                            .size(std::vector<int64_t>{size, size})
+                                                                            .mode(torch::kBilinear)
+                                                                            .align_corners(false));
+            }
             const torch::Tensor targets = batch.targets.to(device, /*non_blocking=*/true);
             // Forward, loss and backward; the optimizer steps after. A backward replay that fails
             // drops the graph, and the batch is computed again eagerly.
             const auto forward_and_backward = [&] {
                 if (dist) dist->begin_step();
-                std::vector<torch::Tensor> outputs = network_graph.forward(images, *net, eager_forward);
-                if (amp)
-                    for (auto& out : outputs) out = out.to(torch::kFloat32);
-                models::yolo9::LossParts parts = loss_fn(outputs, targets, o.imgsz, o.imgsz);
+                training::StepLoss parts = recipe->loss(images, targets, network_graph, amp);
                 optimizer->zero_grad();
                 (amp ? scaler.scale(parts.total) : parts.total).backward();
                 if (dist) dist->finish_backward();
                 return parts;
             };
-            models::yolo9::LossParts parts;
+            training::StepLoss parts;
             try {
                 parts = forward_and_backward();
             } catch (const std::exception& e) {
@@ -375,27 +368,22 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 network_graph.fall_back(e.what());
                 parts = forward_and_backward();
             }
-            if (amp) {
-                scaler.step(*optimizer);
-                scaler.update();
-            } else {
-                optimizer->step();
-            }
+            training::optimizer_step(*optimizer, scaler, amp, o.clip_max_norm, net);
             ema.update();
 
-            // One device-to-host copy for the four numbers (in a distributed run each rank holds
-            // its share of the batch loss: summed, they are the loss one process would report,
-            // and a fifth number says whether any rank was asked to stop).
-            torch::Tensor numbers =
-                torch::stack({parts.total.detach(), parts.box.detach(), parts.dfl.detach(), parts.cls.detach()})
-                    .to(torch::kFloat32);
+            // One device-to-host copy for the loss and its parts (in a distributed run each rank
+            // holds its share of the batch loss: summed, they are the loss one process would
+            // report, and one more number says whether any rank was asked to stop).
+            std::vector<torch::Tensor> columns = {parts.total.detach()};
+            for (const auto& part : parts.parts) columns.push_back(part.detach());
+            torch::Tensor numbers = torch::stack(columns).to(torch::kFloat32);
             if (dist) {
                 const float stop_requested = stop && stop->load() ? 1.0f : 0.0f;
                 numbers = dist->sum(torch::cat({numbers, torch::full({1}, stop_requested, numbers.options())}));
             }
             const torch::Tensor host = numbers.to(torch::kCPU, torch::kFloat64);
             const double* values = host.data_ptr<double>();
-            const bool stop_now = dist ? values[4] > 0 : stop && stop->load();
+            const bool stop_now = dist ? values[1 + parts_n] > 0 : stop && stop->load();
             if (!std::isfinite(values[0])) {
                 // Under AMP a float16 overflow is routine: the scaler skipped that step and lowers
                 // its scale. In float32, or when it keeps happening, the run has diverged.
@@ -404,7 +392,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                                 std::to_string(epoch) + " batch " + std::to_string(b) + " (lower lr0?)");
             } else {
                 nonfinite_in_a_row = 0;
-                for (int i = 0; i < 4; ++i) sums[i] += values[i];
+                for (std::size_t i = 0; i <= parts_n; ++i) sums[i] += values[i];
                 ++seen;
             }
             if (on_event && main_rank) {
@@ -415,9 +403,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 ev.batch = b;
                 ev.batches = batches;
                 ev.loss = values[0];
-                ev.box_loss = values[1];
-                ev.dfl_loss = values[2];
-                ev.cls_loss = values[3];
+                ev.loss_names = loss_names;
+                ev.loss_parts.assign(values + 1, values + 1 + parts_n);
                 ev.lr = lr;
                 ev.step_ms = std::chrono::duration<double, std::milli>(Clock::now() - step_start).count();
                 ev.step = (epoch - 1) * batches + b;
@@ -456,9 +443,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         ev.epochs = o.epochs;
         ev.batches = batches;
         ev.loss = sums[0] / std::max(1, seen);
-        ev.box_loss = sums[1] / std::max(1, seen);
-        ev.dfl_loss = sums[2] / std::max(1, seen);
-        ev.cls_loss = sums[3] / std::max(1, seen);
+        ev.loss_names = loss_names;
+        for (std::size_t i = 1; i <= parts_n; ++i) ev.loss_parts.push_back(sums[i] / std::max(1, seen));
         ev.lr = lr;
         Model ema_model = Model::adopt(std::make_unique<Model::Impl>(*ema.impl));
         std::optional<ValResult> val;
@@ -489,11 +475,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         row.epoch = epoch;
         row.seconds = ev.epoch_seconds;
         row.loss = ev.loss;
-        row.box_loss = ev.box_loss;
-        row.cls_loss = ev.cls_loss;
-        row.dfl_loss = ev.dfl_loss;
-        for (std::size_t g = 0; g < 3 && g < optimizer->param_groups().size(); ++g)
-            row.lr[g] = optimizer->param_groups()[g].options().get_lr();
+        row.loss_parts = ev.loss_parts;
+        for (const auto& g : optimizer->param_groups()) row.lr.push_back(g.options().get_lr());
         row.val = val ? &*val : nullptr;
         row.is_best = improved;
         row.best_map50_95 = best;

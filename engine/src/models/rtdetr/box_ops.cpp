@@ -18,7 +18,8 @@ torch::Tensor xyxy_to_cxcywh(const torch::Tensor& boxes) {
 PairwiseIou box_iou(const torch::Tensor& a, const torch::Tensor& b) {
     const torch::Tensor area_a = (a.select(1, 2) - a.select(1, 0)) * (a.select(1, 3) - a.select(1, 1));
     const torch::Tensor area_b = (b.select(1, 2) - b.select(1, 0)) * (b.select(1, 3) - b.select(1, 1));
-    const torch::Tensor lt = torch::max(a.index({Slice(), None, Slice(None, 2)}), b.index({None, Slice(), Slice(None, 2)}));
+    const torch::Tensor lt =
+        torch::max(a.index({Slice(), None, Slice(None, 2)}), b.index({None, Slice(), Slice(None, 2)}));
     const torch::Tensor rb = torch::min(a.index({Slice(), None, Slice(2)}), b.index({None, Slice(), Slice(2)}));
     const torch::Tensor wh = (rb - lt).clamp_min(0);
     const torch::Tensor inter = wh.select(2, 0) * wh.select(2, 1);
@@ -28,7 +29,8 @@ PairwiseIou box_iou(const torch::Tensor& a, const torch::Tensor& b) {
 
 torch::Tensor generalized_box_iou(const torch::Tensor& a, const torch::Tensor& b) {
     const PairwiseIou p = box_iou(a, b);
-    const torch::Tensor lt = torch::min(a.index({Slice(), None, Slice(None, 2)}), b.index({None, Slice(), Slice(None, 2)}));
+    const torch::Tensor lt =
+        torch::min(a.index({Slice(), None, Slice(None, 2)}), b.index({None, Slice(), Slice(None, 2)}));
     const torch::Tensor rb = torch::max(a.index({Slice(), None, Slice(2)}), b.index({None, Slice(), Slice(2)}));
     const torch::Tensor wh = (rb - lt).clamp_min(0);
     const torch::Tensor area = wh.select(2, 0) * wh.select(2, 1);

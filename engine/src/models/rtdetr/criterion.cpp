@@ -82,7 +82,8 @@ std::vector<MatchedPairs> hungarian_match(const DecoderOutput& level, const std:
         const std::vector<double> values(block.data_ptr<double>(), block.data_ptr<double>() + block.numel());
         const Assignment a = linear_sum_assignment(values, queries, n);
         const auto on = level.logits.options().dtype(torch::kLong);
-        out.push_back({torch::tensor(a.rows, torch::kLong).to(on.device()), torch::tensor(a.cols, torch::kLong).to(on.device())});
+        out.push_back(
+            {torch::tensor(a.rows, torch::kLong).to(on.device()), torch::tensor(a.cols, torch::kLong).to(on.device())});
     }
     return out;
 }
@@ -101,11 +102,10 @@ std::map<std::string, torch::Tensor> RTDETRCriterion::level_losses(const Decoder
     torch::Tensor ious = torch::zeros({0}, src_boxes.options());
     if (target_boxes.size(0) > 0)
         ious = torch::diag(box_iou(cxcywh_to_xyxy(src_boxes), cxcywh_to_xyxy(target_boxes)).iou).detach();
-    torch::Tensor target_classes = torch::full({logits.size(0), logits.size(1)}, num_classes_,
-                                               logits.options().dtype(torch::kLong));
+    torch::Tensor target_classes =
+        torch::full({logits.size(0), logits.size(1)}, num_classes_, logits.options().dtype(torch::kLong));
     target_classes.index_put_({batch_idx, query_idx}, matched_targets(targets, matched, true));
-    const torch::Tensor target =
-        F::one_hot(target_classes, num_classes_ + 1).narrow(-1, 0, num_classes_);
+    const torch::Tensor target = F::one_hot(target_classes, num_classes_ + 1).narrow(-1, 0, num_classes_);
     torch::Tensor target_score_o = torch::zeros_like(target_classes, logits.options());
     if (ious.size(0) > 0) target_score_o.index_put_({batch_idx, query_idx}, ious.to(logits.scalar_type()));
     const torch::Tensor target_score = target_score_o.unsqueeze(-1) * target;
@@ -120,9 +120,10 @@ std::map<std::string, torch::Tensor> RTDETRCriterion::level_losses(const Decoder
         out["loss_giou"] = kWeightGiou * (src_boxes.sum() * 0);
         return out;
     }
-    out["loss_bbox"] = kWeightBbox * (F::l1_loss(src_boxes, target_boxes, F::L1LossFuncOptions(torch::kNone)).sum() /
-                                      num_boxes);
-    const torch::Tensor giou = 1 - torch::diag(generalized_box_iou(cxcywh_to_xyxy(src_boxes), cxcywh_to_xyxy(target_boxes)));
+    out["loss_bbox"] =
+        kWeightBbox * (F::l1_loss(src_boxes, target_boxes, F::L1LossFuncOptions(torch::kNone)).sum() / num_boxes);
+    const torch::Tensor giou =
+        1 - torch::diag(generalized_box_iou(cxcywh_to_xyxy(src_boxes), cxcywh_to_xyxy(target_boxes)));
     out["loss_giou"] = kWeightGiou * (giou.sum() / num_boxes);
     return out;
 }

@@ -47,7 +47,8 @@ public:
     std::function<torch::Tensor(const torch::Tensor&)> global_target_count;
 
 private:
-    std::map<std::string, torch::Tensor> level_losses(const DecoderOutput& level, const std::vector<DetrTarget>& targets,
+    std::map<std::string, torch::Tensor> level_losses(const DecoderOutput& level,
+                                                      const std::vector<DetrTarget>& targets,
                                                       const std::vector<MatchedPairs>& matched,
                                                       const torch::Tensor& num_boxes) const;
     int64_t num_classes_;

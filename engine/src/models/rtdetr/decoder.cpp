@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "kernels/deform/ms_deform_attn.h"
+#include "libreyolo/errors.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
@@ -172,6 +173,11 @@ RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(cons
         flat.push_back(p.flatten(2).permute({0, 2, 1}));
     }
     q.memory = torch::cat(flat, 1);
+    if (q.memory.size(1) < options_.num_queries)
+        throw InvalidArgument("rtdetr: an input of " + std::to_string(feats.front().size(2) * 8) + "x" +
+                              std::to_string(feats.front().size(3) * 8) + " has " + std::to_string(q.memory.size(1)) +
+                              " cells over its three maps, fewer than the decoder's " +
+                              std::to_string(options_.num_queries) + " queries (use imgsz 160 or more)");
     const auto [anchor_logits, valid] = anchors(q.shapes, q.memory.device());
     q.memory = valid.to(q.memory.scalar_type()) * q.memory;
     q.output_memory = enc_output->forward(q.memory);
@@ -231,8 +237,8 @@ TrainingOutput RTDETRTransformerImpl::forward_train(const std::vector<torch::Ten
                             query_pos_head(reference_detached), mask);
         const torch::Tensor box_delta = bbox_heads_[l](output);
         const torch::Tensor refined = torch::sigmoid(box_delta + inverse_sigmoid(reference_detached));
-        layers.push_back({score_heads_[l](output),
-                          i == 0 ? refined : torch::sigmoid(box_delta + inverse_sigmoid(reference))});
+        layers.push_back(
+            {score_heads_[l](output), i == 0 ? refined : torch::sigmoid(box_delta + inverse_sigmoid(reference))});
         reference = refined;
         reference_detached = refined.detach();
     }

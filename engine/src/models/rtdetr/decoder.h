@@ -100,11 +100,11 @@ public:
 
 private:
     struct QuerySelection {
-        torch::Tensor memory;             // (B, S, hidden), invalid cells zeroed
-        torch::Tensor output_memory;      // enc_output(memory)
-        torch::Tensor top;                // (B, num_queries) the selected cells
-        torch::Tensor reference_logits;   // (B, num_queries, 4) their boxes before the sigmoid
-        torch::Tensor enc_class;          // (B, S, nc)
+        torch::Tensor memory;            // (B, S, hidden), invalid cells zeroed
+        torch::Tensor output_memory;     // enc_output(memory)
+        torch::Tensor top;               // (B, num_queries) the selected cells
+        torch::Tensor reference_logits;  // (B, num_queries, 4) their boxes before the sigmoid
+        torch::Tensor enc_class;         // (B, S, nc)
         std::vector<std::array<int64_t, 2>> shapes;
     };
     QuerySelection select_queries(const std::vector<torch::Tensor>& feats);

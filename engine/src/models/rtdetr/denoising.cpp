@@ -58,8 +58,8 @@ std::optional<DenoisingGroup> contrastive_denoising_group(const std::vector<Detr
     g.queries = max_gt * 2 * groups;
 
     if (o.label_noise_ratio > 0) {
-        const torch::Tensor flip = torch::rand_like(classes, classes.options().dtype(torch::kFloat32)) <
-                                   o.label_noise_ratio * 0.5;
+        const torch::Tensor flip =
+            torch::rand_like(classes, classes.options().dtype(torch::kFloat32)) < o.label_noise_ratio * 0.5;
         const torch::Tensor new_label = torch::randint_like(flip, 0, num_classes, classes.options());
         classes = torch::where(flip & padded, new_label, classes);
     }

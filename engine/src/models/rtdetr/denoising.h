@@ -25,9 +25,9 @@ struct DenoisingOptions {
 };
 
 struct DenoisingGroup {
-    torch::Tensor class_queries;  // (B, num_dn, hidden): the embedded (noised) labels
-    torch::Tensor box_logits;     // (B, num_dn, 4): the noised boxes, inverse-sigmoid
-    torch::Tensor attn_mask;      // (num_dn + num_queries)², true = may not attend
+    torch::Tensor class_queries;                // (B, num_dn, hidden): the embedded (noised) labels
+    torch::Tensor box_logits;                   // (B, num_dn, 4): the noised boxes, inverse-sigmoid
+    torch::Tensor attn_mask;                    // (num_dn + num_queries)², true = may not attend
     std::vector<torch::Tensor> positive_index;  // per image: its positive queries, group by group
     int64_t groups = 0;
     int64_t queries = 0;  // num_dn

@@ -27,6 +27,9 @@ RTDETRModelImpl::RTDETRModelImpl(const std::string& size, int64_t num_classes)
     d.num_layers = s.decoder_layers;
     decoder = register_module("decoder",
                               RTDETRTransformer(d, std::array<int64_t, 3>{e.hidden_dim, e.hidden_dim, e.hidden_dim}));
+    features_ = std::make_shared<torch::nn::Module>("RTDETRFeatures");
+    features_->register_module("backbone", backbone.ptr());
+    features_->register_module("encoder", encoder.ptr());
 }
 
 DecoderOutput RTDETRModelImpl::forward_queries(const torch::Tensor& images) {
@@ -42,9 +45,9 @@ torch::Tensor RTDETRModelImpl::forward(const torch::Tensor& images) {
     const DecoderOutput out = forward_queries(images);
     const std::vector<torch::Tensor> c = out.boxes.unbind(-1);  // cx, cy, w, h
     const double width = static_cast<double>(images.size(3)), height = static_cast<double>(images.size(2));
-    const torch::Tensor xyxy = torch::stack({(c[0] - c[2] / 2) * width, (c[1] - c[3] / 2) * height,
-                                             (c[0] + c[2] / 2) * width, (c[1] + c[3] / 2) * height},
-                                            1);  // (B, 4, Q)
+    const torch::Tensor xyxy = torch::stack(
+        {(c[0] - c[2] / 2) * width, (c[1] - c[3] / 2) * height, (c[0] + c[2] / 2) * width, (c[1] + c[3] / 2) * height},
+        1);  // (B, 4, Q)
     return torch::cat({xyxy, out.logits.sigmoid().transpose(1, 2)}, 1);
 }
 

@@ -36,6 +36,9 @@ public:
     TrainingOutput forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
                                  const DenoisingOptions& denoising = {});
     int num_classes() const override { return static_cast<int>(num_classes_); }
+    // The backbone and the encoder as one module (not registered: the state_dict keeps
+    // LibreYOLO's keys), the part of training whose shapes do not depend on the ground truth.
+    torch::nn::Module& feature_extractor() { return *features_; }
     const std::string& size() const { return size_; }
 
     PResNet backbone{nullptr};
@@ -45,6 +48,7 @@ public:
 private:
     std::string size_;
     int64_t num_classes_;
+    std::shared_ptr<torch::nn::Module> features_;
 };
 TORCH_MODULE(RTDETRModel);
 

@@ -1,0 +1,62 @@
+#pragma once
+// What the training loop asks of a model family: the names of its loss parts, its optimizer's
+// parameter groups (with their learning rates relative to lr0), and one batch's forward and loss.
+// The loop itself (schedule, AMP, EMA, validation, checkpoints, distributed runs) is shared.
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libreyolo/train.h"
+#include "models/detector.h"
+#include "train/grad_scaler.h"
+#include "train/network_graph.h"
+
+namespace libreyolo::training {
+
+struct StepLoss {
+    torch::Tensor total;               // float32, what backward starts from
+    std::vector<torch::Tensor> parts;  // in loss_names() order, each already weighted
+};
+
+class FamilyRecipe {
+public:
+    virtual ~FamilyRecipe() = default;
+    // results.csv's train/<name>_loss columns, in order.
+    virtual std::vector<std::string> loss_names() const = 0;
+    // The optimizer over the family's parameter groups; lr_ratios() gives each group's learning
+    // rate as a multiple of the schedule's.
+    virtual std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o) = 0;
+    const std::vector<double>& lr_ratios() const { return lr_ratios_; }
+    // images (B, 3, H, W) on the device; targets (B, T, 5) class, x1, y1, x2, y2 normalised, zero
+    // rows padding. The forward goes through graph (replayed once captured) where the family has a
+    // capturable part; amp: the forward under float16 autocast, the loss in float32.
+    virtual StepLoss loss(const torch::Tensor& images, const torch::Tensor& targets, NetworkGraph& graph, bool amp) = 0;
+    // Distributed runs: the loss's normaliser (the ground-truth count) summed over the ranks.
+    std::function<torch::Tensor(const torch::Tensor&)> global_target_sum;
+
+protected:
+    std::vector<double> lr_ratios_;
+};
+
+// Throws NotSupported naming the family when it cannot be trained.
+std::unique_ptr<FamilyRecipe> make_family_recipe(const models::Detector& net, int nc);
+
+// One optimizer of o.optimizer's kind (SGD with Nesterov momentum, Adam, AdamW; beta1 = momentum)
+// over groups, each with its own weight decay and learning rate multiple.
+struct ParameterGroup {
+    std::vector<torch::Tensor> params;
+    double weight_decay = 0;
+    double lr_ratio = 1;
+};
+std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vector<ParameterGroup>& groups,
+                                                                const TrainOptions& o);
+
+// After backward: the optimizer step, through the GradScaler with amp, the gradients of net
+// clipped to clip_max_norm (> 0) first, after unscaling (LibreYOLO's clip_max_norm).
+void optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler, bool amp, double clip_max_norm,
+                    torch::nn::Module& net);
+
+}  // namespace libreyolo::training

@@ -1,0 +1,22 @@
+#pragma once
+// LibreYOLO's YOLOv9 recipe: three parameter groups (BatchNorm weights, decayed conv weights,
+// biases), the forward through the training graph when captured, the YOLOv9 loss (box, cls, dfl).
+#include "models/yolo9/loss.h"
+#include "models/yolo9/yolo9.h"
+#include "train/family_recipe.h"
+
+namespace libreyolo::training {
+
+class YOLO9Recipe : public FamilyRecipe {
+public:
+    YOLO9Recipe(std::shared_ptr<models::yolo9::YOLO9Impl> net, int nc) : net_(std::move(net)), loss_fn_(nc) {}
+    std::vector<std::string> loss_names() const override { return {"box", "cls", "dfl"}; }
+    std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o) override;
+    StepLoss loss(const torch::Tensor& images, const torch::Tensor& targets, NetworkGraph& graph, bool amp) override;
+
+private:
+    std::shared_ptr<models::yolo9::YOLO9Impl> net_;
+    models::yolo9::YOLO9Loss loss_fn_;
+};
+
+}  // namespace libreyolo::training
