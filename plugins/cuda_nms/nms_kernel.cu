@@ -105,11 +105,10 @@ std::int64_t nms_max_boxes() {
 cudaError_t launch_nms(const float* boxes, std::int64_t n, const Segments& segments, float iou_threshold,
                        unsigned long long* mask, std::uint8_t* keep, cudaStream_t stream) {
     if (n == 0 || segments.count == 0) return cudaSuccess;
-    if (segments.max_words > kMaxSharedWords || segments.total_blocks > 0x7fffffffLL ||
-        segments.count > 0x7fffffffLL)
+    if (segments.max_words > kMaxSharedWords || segments.total_blocks > 0x7fffffffLL || segments.count > 0x7fffffffLL)
         return cudaErrorInvalidValue;
-    suppression_mask<<<static_cast<unsigned>(segments.total_blocks), kBoxesPerWord, 0, stream>>>(
-        boxes, segments, iou_threshold, mask);
+    suppression_mask<<<static_cast<unsigned>(segments.total_blocks), kBoxesPerWord, 0, stream>>>(boxes, segments,
+                                                                                                 iou_threshold, mask);
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
     // Small segments need few threads: the later-word updates have at most max_words - 1 owners.
     const int threads = static_cast<int>(

@@ -33,20 +33,20 @@ at::Tensor cuda_nms(const at::Tensor& boxes_in, const at::Tensor& scores, const 
     const at::Tensor sizes = std::get<2>(torch::unique_consecutive(sorted_classes.index_select(0, grouped),
                                                                    /*return_inverse=*/false, /*return_counts=*/true));
     const at::Tensor starts = (sizes.cumsum(0) - sizes).contiguous();
-    const at::Tensor words = (sizes + libreyolo_cuda_nms::kBoxesPerWord - 1).div(libreyolo_cuda_nms::kBoxesPerWord,
-                                                                               "floor");
+    const at::Tensor words =
+        (sizes + libreyolo_cuda_nms::kBoxesPerWord - 1).div(libreyolo_cuda_nms::kBoxesPerWord, "floor");
     const at::Tensor block_offset = torch::cat({torch::zeros({1}, words.options()), (words * words).cumsum(0)});
     const at::Tensor totals = torch::stack({block_offset[-1], words.max()}).cpu();  // one device-to-host copy
 
-    libreyolo_cuda_nms::Segments segments{starts.data_ptr<std::int64_t>(), sizes.data_ptr<std::int64_t>(),
+    libreyolo_cuda_nms::Segments segments{starts.data_ptr<std::int64_t>(),       sizes.data_ptr<std::int64_t>(),
                                           block_offset.data_ptr<std::int64_t>(), sizes.size(0),
-                                          totals[0].item<std::int64_t>(), totals[1].item<std::int64_t>()};
+                                          totals[0].item<std::int64_t>(),        totals[1].item<std::int64_t>()};
     at::Tensor mask = torch::empty({n, segments.max_words}, boxes.options().dtype(torch::kLong));
     at::Tensor keep_grouped = torch::empty({n}, boxes.options().dtype(torch::kUInt8));
-    const cudaError_t status = libreyolo_cuda_nms::launch_nms(
-        grouped_boxes.data_ptr<float>(), n, segments, static_cast<float>(iou_threshold),
-        reinterpret_cast<unsigned long long*>(mask.data_ptr<std::int64_t>()), keep_grouped.data_ptr<std::uint8_t>(),
-        c10::cuda::getCurrentCUDAStream());
+    const cudaError_t status =
+        libreyolo_cuda_nms::launch_nms(grouped_boxes.data_ptr<float>(), n, segments, static_cast<float>(iou_threshold),
+                                       reinterpret_cast<unsigned long long*>(mask.data_ptr<std::int64_t>()),
+                                       keep_grouped.data_ptr<std::uint8_t>(), c10::cuda::getCurrentCUDAStream());
     TORCH_CHECK(status == cudaSuccess, "libreyolo_cuda_nms: ", cudaGetErrorString(status));
     // Back to score order: the kept indices come out by descending score, as the portable ones.
     const at::Tensor keep = torch::zeros({n}, keep_grouped.options()).index_put_({grouped}, keep_grouped);
