@@ -8,6 +8,8 @@
 // query selection is all near-equal scores, where last bits decide.
 #include <QtTest/QtTest>
 
+#include "support/tensor_compare.h"
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -55,7 +57,7 @@ void compare_outputs(const std::vector<torch::Tensor>& ours, const io::TensorFil
     for (int i = 0; i < 3; ++i) {
         const torch::Tensor& want = theirs.tensors.at(prefix + std::to_string(i));
         QCOMPARE(ours[i].sizes().vec(), want.sizes().vec());
-        const double relative = ((ours[i] - want).abs().max() / want.abs().max()).item<double>();
+        const double relative = testing::max_relative_difference(ours[i], want);
         qInfo("%s%d: max |ours - LibreYOLO| / max |LibreYOLO| = %.2e", prefix.c_str(), i, relative);
         QVERIFY(relative < 1e-4);
     }

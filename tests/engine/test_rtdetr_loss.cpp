@@ -6,6 +6,7 @@
 #include <QtTest/QtTest>
 
 #include "support/seeded_weights.h"
+#include "support/tensor_compare.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,16 +22,13 @@
 #include "models/rtdetr/rtdetr.h"
 
 using namespace libreyolo;
+using libreyolo::testing::max_relative_difference;
 using libreyolo::testing::seeded_fill;
 using namespace libreyolo::models::rtdetr;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
-
-double relative_difference(const torch::Tensor& ours, const torch::Tensor& want) {
-    return ((ours - want).abs().max() / want.abs().max().clamp_min(1e-12)).item<double>();
-}
 
 // t (B, Q, ...) with its queries ordered by where their boxes are, per image (the scores of two
 // queries can be near-equal, their boxes are not).
@@ -105,8 +103,9 @@ private Q_SLOTS:
             const auto order = [&](const torch::Tensor& t, const torch::Tensor& boxes) {
                 return as_set ? by_position(t, boxes) : t;
             };
-            const double l = relative_difference(order(o.logits.detach(), our_boxes), order(their_logits, their_boxes));
-            const double b = relative_difference(order(our_boxes, our_boxes), order(their_boxes, their_boxes));
+            const double l =
+                max_relative_difference(order(o.logits.detach(), our_boxes), order(their_logits, their_boxes));
+            const double b = max_relative_difference(order(our_boxes, our_boxes), order(their_boxes, their_boxes));
             qInfo("%-8s logits %.1e boxes %.1e", prefix.c_str(), l, b);
             QVERIFY2(l < 1e-4 && b < 1e-4, prefix.c_str());
         };

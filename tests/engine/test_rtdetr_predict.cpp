@@ -5,6 +5,7 @@
 #include <QtTest/QtTest>
 
 #include "support/seeded_weights.h"
+#include "support/tensor_compare.h"
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -25,15 +26,12 @@
 #include "predict/preprocess.h"
 
 using namespace libreyolo;
+using libreyolo::testing::max_relative_difference;
 using libreyolo::testing::seeded_fill;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_model/";
-
-double relative_difference(const torch::Tensor& ours, const torch::Tensor& want) {
-    return ((ours - want).abs().max() / want.abs().max()).item<double>();
-}
 
 // Share of want's detections that got has: same class, corners within tolerance pixels, score
 // within 1e-5.
@@ -109,8 +107,8 @@ private Q_SLOTS:
         const torch::Tensor input = canvas.permute({2, 0, 1}).unsqueeze(0).to(torch::kFloat32) / 255.0;
         torch::NoGradGuard no_grad;
         const models::rtdetr::DecoderOutput out = net->forward_queries(input);
-        const double logits = relative_difference(out.logits, forward_.tensors.at("logits"));
-        const double boxes = relative_difference(out.boxes, forward_.tensors.at("boxes"));
+        const double logits = max_relative_difference(out.logits, forward_.tensors.at("logits"));
+        const double boxes = max_relative_difference(out.boxes, forward_.tensors.at("boxes"));
         qInfo("RT-DETR-r18: logits %.2e, boxes %.2e max relative difference to LibreYOLO", logits, boxes);
         QVERIFY(logits < 1e-4);
         QVERIFY(boxes < 1e-4);

@@ -57,6 +57,10 @@ bool looks_like_model_name(std::string_view text);
 // with a "did you mean" suggestion for unknown families or sizes.
 ModelName parse_model_name(std::string_view text);
 
+// The registry's name for a family as checkpoints spell it ("LibreYOLO9", "yolov9", "LibreRTDETR",
+// case-insensitive); any other text comes back unchanged (family_traits then names the known ones).
+std::string canonical_family(std::string_view family);
+
 // All canonical names ("yolo9-t", ...), for help texts and suggestions.
 std::vector<std::string> known_model_names();
 

@@ -81,6 +81,13 @@ const std::vector<FamilyTraits>& registered_families() {
     return families;
 }
 
+std::string canonical_family(std::string_view family) {
+    const std::string f = lower_case(family);
+    for (const auto& alias : kAliases)
+        if (f == alias.prefix) return alias.family;
+    return std::string(family);
+}
+
 const FamilyTraits& family_traits(std::string_view family) {
     for (const auto& f : registered_families())
         if (f.family == family) return f;

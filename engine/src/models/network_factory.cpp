@@ -1,6 +1,5 @@
 #include "models/network_factory.h"
 
-#include "core/text.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 #include "models/common/attention_policy.h"
@@ -55,13 +54,6 @@ std::string detect_rtdetr_size(const std::map<std::string, torch::Tensor>& w) {
         return has_key_with(w, "backbone.res_layers.0.blocks.2.") ? "r34" : "r18";
     if (has_key_with(w, "backbone.res_layers.2.blocks.6.")) return "r101";
     return dim0(w, "encoder.fpn_blocks.0.conv1.conv.weight") == 128 ? "r50m" : "r50";
-}
-
-std::string canonical_family(const std::string& family) {
-    const std::string f = lower_case(family);
-    if (f == "libreyolo9" || f == "yolov9" || f == "yolo9") return "yolo9";
-    if (f == "librertdetr" || f == "rtdetr") return "rtdetr";
-    return family;
 }
 
 NetworkSpec infer_rtdetr_spec(const std::map<std::string, torch::Tensor>& weights, const io::CheckpointMeta& meta,

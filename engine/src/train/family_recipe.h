@@ -30,6 +30,8 @@ public:
     // rate as a multiple of the schedule's.
     virtual std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o) = 0;
     const std::vector<double>& lr_ratios() const { return lr_ratios_; }
+    // Whether its BatchNorm layers go through distributed::batch_norm, so that sync_bn applies.
+    virtual bool supports_sync_batch_norm() const { return false; }
     // images (B, 3, H, W) on the device; targets (B, T, 5) class, x1, y1, x2, y2 normalised, zero
     // rows padding. The forward goes through graph (replayed once captured) where the family has a
     // capturable part; amp: the forward under float16 autocast, the loss in float32.

@@ -192,7 +192,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     impl.meta.names = config.names;
     impl.meta.imgsz = o.imgsz;
     std::unique_ptr<training::FamilyRecipe> recipe = training::make_family_recipe(impl.net, nc);
-    if (o.sync_bn && distributed_run && impl.spec.name.family != "yolo9")
+    if (o.sync_bn && distributed_run && !recipe->supports_sync_batch_norm())
         throw NotSupported("sync_bn: SyncBatchNorm is wired into YOLOv9's BatchNorm layers only; train " +
                            impl.spec.name.canonical() + " with sync_bn=false (each rank normalises its own part)");
     torch::nn::Module& net = *impl.net;

@@ -11,6 +11,7 @@ class YOLO9Recipe : public FamilyRecipe {
 public:
     YOLO9Recipe(std::shared_ptr<models::yolo9::YOLO9Impl> net, int nc) : net_(std::move(net)), loss_fn_(nc) {}
     std::vector<std::string> loss_names() const override { return {"box", "cls", "dfl"}; }
+    bool supports_sync_batch_norm() const override { return true; }
     std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o) override;
     StepLoss loss(const torch::Tensor& images, const torch::Tensor& targets, NetworkGraph& graph, bool amp) override;
 

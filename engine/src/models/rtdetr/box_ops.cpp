@@ -10,6 +10,11 @@ torch::Tensor cxcywh_to_xyxy(const torch::Tensor& boxes) {
     return torch::stack({c[0] - 0.5 * c[2], c[1] - 0.5 * c[3], c[0] + 0.5 * c[2], c[1] + 0.5 * c[3]}, -1);
 }
 
+torch::Tensor inverse_sigmoid(const torch::Tensor& x, double eps) {
+    const torch::Tensor clipped = x.clamp(0.0, 1.0);
+    return torch::log(clipped.clamp_min(eps) / (1 - clipped).clamp_min(eps));
+}
+
 torch::Tensor xyxy_to_cxcywh(const torch::Tensor& boxes) {
     const std::vector<torch::Tensor> c = boxes.unbind(-1);
     return torch::stack({(c[0] + c[2]) / 2, (c[1] + c[3]) / 2, c[2] - c[0], c[3] - c[1]}, -1);

@@ -6,6 +6,8 @@
 namespace libreyolo::models::rtdetr {
 
 torch::Tensor cxcywh_to_xyxy(const torch::Tensor& boxes);
+// log(x / (1 - x)) with x clipped to [0, 1] and both parts to at least eps (LibreYOLO's utils).
+torch::Tensor inverse_sigmoid(const torch::Tensor& x, double eps = 1e-5);
 torch::Tensor xyxy_to_cxcywh(const torch::Tensor& boxes);
 
 struct PairwiseIou {

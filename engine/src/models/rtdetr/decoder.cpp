@@ -5,15 +5,11 @@
 
 #include "kernels/deform/ms_deform_attn.h"
 #include "libreyolo/errors.h"
+#include "models/rtdetr/box_ops.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
 namespace {
-
-torch::Tensor inverse_sigmoid(const torch::Tensor& x, double eps = 1e-5) {
-    const torch::Tensor clipped = x.clamp(0.0, 1.0);
-    return torch::log(clipped.clamp_min(eps) / (1 - clipped).clamp_min(eps));
-}
 
 torch::Tensor gather_rows(const torch::Tensor& t, const torch::Tensor& index) {  // t (B, S, C), index (B, K)
     return t.gather(1, index.unsqueeze(-1).expand({-1, -1, t.size(-1)}));

@@ -8,15 +8,6 @@ namespace libreyolo::models::rtdetr {
 
 using torch::indexing::Slice;
 
-namespace {
-
-torch::Tensor inverse_sigmoid(const torch::Tensor& x, double eps = 1e-5) {
-    const torch::Tensor clipped = x.clamp(0.0, 1.0);
-    return torch::log(clipped.clamp_min(eps) / (1 - clipped).clamp_min(eps));
-}
-
-}  // namespace
-
 std::optional<DenoisingGroup> contrastive_denoising_group(const std::vector<DetrTarget>& targets, int64_t num_classes,
                                                           int64_t num_queries, torch::nn::Embedding& class_embed,
                                                           const DenoisingOptions& o) {
