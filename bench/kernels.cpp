@@ -7,14 +7,19 @@
 // eagerly and replayed from a CUDA graph (as a graphed model runs it: no launch cost, only GPU
 // work). Median of `runs` after `warmup`; GPU work timed with CUDA events, the portable NMS with
 // the host clock.
-//   bench_kernels [elements=8388608] [candidates=30000] [runs=50] [warmup=10] [--json]
+// Manual and fused attention are timed in alternation (each run of one followed by one of the
+// other), on two modules with the same weights.
+//   bench_kernels [elements=8388608] [candidates=30000] [runs=50] [warmup=10]
+//                 [kernels=fake_quant_fp8,nms,attention,ms_deform_attn] [--json]
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 
 #include "bench_common.h"
@@ -97,44 +102,54 @@ void bench_nms(std::int64_t n, int warmup, int runs, bool json) {
 
 // GPU time of fn replayed from a CUDA graph: warmed up and captured on a side stream, as the
 // engine's graphs are.
+// A CUDA graph of fn (captured on a side stream after three eager passes), ready to replay.
 template <typename Fn>
-double median_graph_ms(Fn&& fn, int warmup, int runs) {
-    at::cuda::CUDAGraph graph;
+std::unique_ptr<at::cuda::CUDAGraph> capture(Fn&& fn) {
+    auto graph = std::make_unique<at::cuda::CUDAGraph>();
     {
         const c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
         for (int i = 0; i < 3; ++i) fn();
-        graph.capture_begin();
+        graph->capture_begin();
         fn();
-        graph.capture_end();
+        graph->capture_end();
     }
     torch::cuda::synchronize();
-    return median_gpu_ms([&] { graph.replay(); }, warmup, runs);
+    return graph;
 }
 
 void bench_attention(int warmup, int runs, bool json) {
     torch::manual_seed(0);
     // Batch first, as RT-DETR's AIFI layer calls it.
-    models::MultiheadAttention attention(256, 8, /*batch_first=*/true);
-    attention->to(torch::kCUDA);
+    models::MultiheadAttention manual_attention(256, 8, /*batch_first=*/true), fused_attention(256, 8, true);
+    manual_attention->to(torch::kCUDA);
+    fused_attention->to(torch::kCUDA);
     torch::NoGradGuard no_grad;
-    for (const auto& [batch, side] : {std::pair{8, 20}, std::pair{8, 40}, std::pair{32, 20}}) {
-        const torch::Tensor x = torch::randn({batch, side * side, 256}, torch::kCUDA);
+    const auto from = manual_attention->parameters(), to = fused_attention->parameters();
+    for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
+    fused_attention->fused_attn = true;
+    for (const auto& [batch, side] : {std::pair{1, 20}, std::pair{8, 20}, std::pair{8, 40}, std::pair{32, 20}}) {
+        // float16, as the model's AIFI gets its input (a convolution's output under autocast) and
+        // casts its position embedding to it.
+        const torch::Tensor x =
+            torch::randn({batch, side * side, 256}, torch::dtype(torch::kHalf).device(torch::kCUDA));
         const torch::Tensor pos = torch::randn_like(x);
-        const auto layer = [&] {
-            const CudaAutocast autocast(true);
-            const torch::Tensor q = x + pos;  // AIFI: query = key = src + pos, value = src
-            return attention(q, q, x);
+        const auto layer = [&](models::MultiheadAttention& attention) {
+            return [&x, &pos, &attention] {
+                const CudaAutocast autocast(true);
+                const torch::Tensor q = x + pos;  // AIFI: query = key = src + pos, value = src
+                return attention(q, q, x);
+            };
         };
+        const auto manual = layer(manual_attention), fused = layer(fused_attention);
         const std::string shape =
             std::to_string(batch) + "x" + std::to_string(side * side) + " tokens, 256 ch, 8 heads, fp16";
-        attention->fused_attn = false;
-        const double manual = median_gpu_ms(layer, warmup, runs);
-        const double manual_graph = median_graph_ms(layer, warmup, runs);
-        attention->fused_attn = true;
-        const double fused = median_gpu_ms(layer, warmup, runs);
-        const double fused_graph = median_graph_ms(layer, warmup, runs);
-        report(json, "attention", shape + ", eager", "sdpa", manual, fused);
-        report(json, "attention", shape + ", CUDA graph", "sdpa", manual_graph, fused_graph);
+        // Alternating, run after run: eagerly both paths are bound by the host's launches.
+        const auto [manual_ms, fused_ms] = paired_median_gpu_ms(manual, fused, warmup, runs);
+        const auto manual_graph = capture(manual), fused_graph = capture(fused);
+        const auto [manual_graph_ms, fused_graph_ms] =
+            paired_median_gpu_ms([&] { manual_graph->replay(); }, [&] { fused_graph->replay(); }, warmup, runs);
+        report(json, "attention", shape + ", eager", "sdpa", manual_ms, fused_ms);
+        report(json, "attention", shape + ", CUDA graph", "sdpa", manual_graph_ms, fused_graph_ms);
     }
 }
 
@@ -191,17 +206,27 @@ void bench_ms_deform_attn(int warmup, int runs, bool json) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {
-        {"elements", "8388608"}, {"candidates", "30000"}, {"runs", "50"}, {"warmup", "10"}};
+    std::map<std::string, std::string> args = {{"elements", "8388608"},
+                                               {"candidates", "30000"},
+                                               {"runs", "50"},
+                                               {"warmup", "10"},
+                                               {"kernels", "fake_quant_fp8,nms,attention,ms_deform_attn"}};
     bool json = false;
     if (!parse_bench_args(argc, argv, "bench_kernels", args, json)) return 2;
     try {
         if (!torch::cuda::is_available()) throw std::runtime_error("needs a CUDA device");
         const int warmup = std::stoi(args["warmup"]), runs = std::stoi(args["runs"]);
-        bench_fake_quant(std::stoll(args["elements"]), warmup, runs, json);
-        bench_nms(std::stoll(args["candidates"]), warmup, runs, json);
-        bench_attention(warmup, runs, json);
-        bench_ms_deform_attn(warmup, runs, json);
+        const std::vector<std::string> chosen = split_list(args["kernels"]);
+        const auto wanted = [&](const std::string& k) {
+            return std::find(chosen.begin(), chosen.end(), k) != chosen.end();
+        };
+        for (const std::string& k : chosen)
+            if (k != "fake_quant_fp8" && k != "nms" && k != "attention" && k != "ms_deform_attn")
+                throw std::runtime_error("unknown kernel '" + k + "' in kernels=");
+        if (wanted("fake_quant_fp8")) bench_fake_quant(std::stoll(args["elements"]), warmup, runs, json);
+        if (wanted("nms")) bench_nms(std::stoll(args["candidates"]), warmup, runs, json);
+        if (wanted("attention")) bench_attention(warmup, runs, json);
+        if (wanted("ms_deform_attn")) bench_ms_deform_attn(warmup, runs, json);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_kernels: %s\n", e.what());
         return 1;

@@ -5,12 +5,14 @@
 // math bit for bit even when fused is asked; set_fused_attention counting modules (through the
 // public Model API too, which releases graphs only when something changed); the byte-exactness
 // helper leaving the flags as they were; every registered family's default agreeing with that
-// helper wherever the family has attention.
+// helper wherever the family has attention; the fused path's kept float16 weights rebuilt when a
+// weight is written in place, replaced or asked in another dtype.
 #include <QtTest/QtTest>
 
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
 #include "models/common/attention_policy.h"
+#include "models/common/cast_weights_cache.h"
 #include "models/common/multihead_attention.h"
 #include "models/network_factory.h"
 
@@ -152,6 +154,24 @@ private Q_SLOTS:
             const bool exact = models::fused_attention_is_byte_exact(*net, [&] { return net->forward(x); });
             QCOMPARE(family.fused_attention_default, exact);
         }
+    }
+
+    void castWeightsAreKeptUntilAWeightChanges() {
+        models::CastWeightsCache cache;
+        torch::Tensor w = torch::randn({4, 3}), b = torch::randn({4});
+        const auto cast = [&](at::ScalarType dtype = torch::kHalf) { return cache.get({w, b}, dtype); };
+        const std::vector<torch::Tensor> first = cast();
+        QCOMPARE(first[0].scalar_type(), torch::kHalf);
+        QVERIFY(torch::equal(first[0], w.to(torch::kHalf)));
+        QCOMPARE(cast()[0].data_ptr(), first[0].data_ptr());  // kept
+        w.mul_(2);                                            // written in place
+        QVERIFY(torch::equal(cast()[0], w.to(torch::kHalf)));
+        b = torch::randn({4});  // another tensor
+        QVERIFY(torch::equal(cast()[1], b.to(torch::kHalf)));
+        QCOMPARE(cast(torch::kBFloat16)[0].scalar_type(), torch::kBFloat16);
+        // Only for CUDA weights with autograd off.
+        const torch::NoGradGuard no_grad;
+        QVERIFY(!models::may_use_cast_weights_cache({w, b}));
     }
 };
 

@@ -4,19 +4,26 @@
 // straight-through estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its
 // manifest, keeping the same indices as the portable NMS on fixtures from 1 to 30,000 boxes
 // (ties, degenerate boxes, 1 and 80 classes, both sides of the 1,000-box split), and predict on a
-// CUDA model going through it with the same detections as the portable NMS.
+// CUDA model going through it with the same detections as the portable NMS; the fused attention's
+// eager inference forward under autocast, which keeps its float16 weights across calls, giving what
+// autocast's own casts give until a weight is written in place or replaced, and a CUDA graph
+// captured after those copies exist still casting inside the graph (it follows the weights).
+#include <ATen/cuda/CUDAGraph.h>
+#include <c10/cuda/CUDAGuard.h>
 #include <QtTest/QtTest>
 
 #include "support/kernel_report.h"
 
 #include "support/patterned_image.h"
 
+#include "core/autocast.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/device.h"
 #include "libreyolo/image.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
+#include "models/common/multihead_attention.h"
 #include "predict/nms.h"
 #include "quant/fake_quant.h"
 
@@ -140,6 +147,65 @@ private Q_SLOTS:
             QCOMPARE(fast.boxes[i].x1, portable.boxes[i].x1);
             QCOMPARE(fast.boxes[i].y2, portable.boxes[i].y2);
         }
+    }
+
+    void fusedAttentionCastWeightsFollowTheWeights() {
+        torch::manual_seed(7);
+        const auto fused_module = [] {
+            models::MultiheadAttention m(256, 8, /*batch_first=*/true);
+            m->to(torch::kCUDA);
+            m->fused_attn = true;
+            return m;
+        };
+        models::MultiheadAttention attention = fused_module();
+        const auto half = torch::dtype(torch::kHalf).device(torch::kCUDA);
+        const torch::Tensor src = torch::randn({2, 400, 256}, half), q = src + torch::randn_like(src);
+        const torch::NoGradGuard no_grad;
+        const auto forward = [&](models::MultiheadAttention& m) {
+            const CudaAutocast autocast(true);
+            return m(q, q, src);
+        };
+        // What casting the weights now gives: a fresh module with a copy of them.
+        const auto freshly_cast = [&] {
+            models::MultiheadAttention copy = fused_module();
+            const auto from = attention->parameters(), to = copy->parameters();
+            for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
+            return forward(copy);
+        };
+        const torch::Tensor first = forward(attention);
+        QVERIFY(torch::equal(forward(attention), first));  // from the kept copies
+        {
+            const torch::AutoGradMode grad(true);  // autocast's casts, no kept copies
+            QVERIFY(torch::allclose(forward(attention).detach(), first, 1e-3, 1e-3));
+        }
+        attention->in_proj_weight.mul_(0.5);  // in place: the version counter moves
+        torch::Tensor expected = freshly_cast();
+        QVERIFY(!torch::allclose(expected, first, 1e-2, 1e-2));
+        QVERIFY(torch::equal(forward(attention), expected));
+        attention->out_proj->weight.set_data(torch::randn_like(attention->out_proj->weight));  // another storage
+        expected = freshly_cast();
+        QVERIFY(torch::equal(forward(attention), expected));
+
+        // Captured after the copies exist, a graph still casts the live weights.
+        at::cuda::CUDAGraph graph;
+        torch::Tensor captured;
+        {
+            const c10::cuda::CUDAStreamGuard side(c10::cuda::getStreamFromPool());
+            forward(attention);
+            const bool cache_was = at::autocast::is_autocast_cache_enabled();
+            at::autocast::set_autocast_cache_enabled(false);
+            graph.capture_begin();
+            captured = forward(attention);
+            graph.capture_end();
+            at::autocast::set_autocast_cache_enabled(cache_was);
+        }
+        torch::cuda::synchronize();
+        attention->out_proj->bias.add_(1.0);
+        graph.replay();
+        torch::cuda::synchronize();
+        expected = freshly_cast();
+        QVERIFY(!torch::allclose(expected, first, 1e-2, 1e-2));
+        QVERIFY(torch::allclose(captured, expected, 1e-3, 1e-3));
     }
 };
 

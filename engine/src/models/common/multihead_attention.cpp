@@ -40,12 +40,21 @@ torch::Tensor MultiheadAttentionImpl::fused_forward(const torch::Tensor& query, 
     const std::int64_t e = embed_dim_, head_dim = embed_dim_ / num_heads_;
     const int token_dim = batch_first_ ? 1 : 0, batch_dim = batch_first_ ? 0 : 1;
     const std::int64_t tgt_len = query.size(token_dim), src_len = key.size(token_dim), bsz = query.size(batch_dim);
-    // Under autocast the packed weight is cast once (and cached for the region), not each slice.
-    torch::Tensor weight = in_proj_weight, bias = in_proj_bias;
+    // Under autocast the packed weight is cast once, not each slice: for an eager inference
+    // forward from copies kept across calls (cast_weights_), otherwise by autocast's cache, which
+    // lasts the autocast region (and is off while a graph is captured, so the casts are captured).
+    torch::Tensor weight = in_proj_weight, bias = in_proj_bias, out_weight = out_proj->weight,
+                  out_bias = out_proj->bias;
     if (weight.is_cuda() && at::autocast::is_autocast_enabled(at::kCUDA)) {
         const at::ScalarType dtype = at::autocast::get_autocast_dtype(at::kCUDA);
-        weight = at::autocast::cached_cast(dtype, weight, c10::DeviceType::CUDA);
-        bias = at::autocast::cached_cast(dtype, bias, c10::DeviceType::CUDA);
+        const std::vector<torch::Tensor> weights{weight, bias, out_weight, out_bias};
+        if (may_use_cast_weights_cache(weights)) {
+            const std::vector<torch::Tensor> cast = cast_weights_.get(weights, dtype);
+            weight = cast[0], bias = cast[1], out_weight = cast[2], out_bias = cast[3];
+        } else {
+            weight = at::autocast::cached_cast(dtype, weight, c10::DeviceType::CUDA);
+            bias = at::autocast::cached_cast(dtype, bias, c10::DeviceType::CUDA);
+        }
     }
     const auto project = [&](const torch::Tensor& x, std::int64_t first, std::int64_t count) {
         return F::linear(x, weight.narrow(0, first, count), bias.narrow(0, first, count));
@@ -75,8 +84,8 @@ torch::Tensor MultiheadAttentionImpl::fused_forward(const torch::Tensor& query, 
         m = mask.size(0) == 1 ? mask.view({1, 1, tgt_len, src_len}) : mask.view({bsz, num_heads_, tgt_len, src_len});
     const torch::Tensor attended =
         at::scaled_dot_product_attention(heads_first(q, tgt_len), heads_first(k, src_len), heads_first(v, src_len), m);
-    if (batch_first_) return out_proj(attended.transpose(1, 2).reshape({bsz, tgt_len, e}));
-    return out_proj(attended.permute({2, 0, 1, 3}).reshape({tgt_len, bsz, e}));
+    if (batch_first_) return F::linear(attended.transpose(1, 2).reshape({bsz, tgt_len, e}), out_weight, out_bias);
+    return F::linear(attended.permute({2, 0, 1, 3}).reshape({tgt_len, bsz, e}), out_weight, out_bias);
 }
 
 torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query_in, const torch::Tensor& key_in,

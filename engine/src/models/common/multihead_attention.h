@@ -9,6 +9,8 @@
 // fused_attn picks; a trace or an export (manual_attention_required()) always takes manual.
 #include <torch/torch.h>
 
+#include "models/common/cast_weights_cache.h"
+
 namespace libreyolo::models {
 
 class MultiheadAttentionImpl : public torch::nn::Module {
@@ -30,6 +32,7 @@ private:
                                 const torch::Tensor& mask);
     std::int64_t embed_dim_, num_heads_;
     bool batch_first_;
+    CastWeightsCache cast_weights_;
 };
 TORCH_MODULE(MultiheadAttention);
 
