@@ -12,11 +12,11 @@
 #include <map>
 #include <string>
 
+#include "aifi_attention.h"
 #include "bench_common.h"
 #include "gpu_timing.h"
 
 #include "core/autocast.h"
-#include "models/common/multihead_attention.h"
 
 namespace {
 
@@ -59,43 +59,33 @@ int main(int argc, char** argv) {
     constexpr std::int64_t e = 256, heads = 8, head_dim = e / heads;
 
     torch::manual_seed(0);
+    AifiAttentionPair attention = aifi_attention_pair(e, heads);
     torch::NoGradGuard no_grad;
-    models::MultiheadAttention attention(e, heads, /*batch_first=*/true);
-    attention->to(torch::kCUDA);
-    // float16, as the model's AIFI layer gets them under autocast.
     const torch::Tensor x = torch::randn({batch, tokens, e}, torch::dtype(torch::kHalf).device(torch::kCUDA)),
                         pos = torch::randn_like(x);
-    const torch::Tensor xf = x.to(torch::kFloat), xh = x, qh = x + pos;
-    const torch::Tensor w = attention->in_proj_weight, b = attention->in_proj_bias;
-    const torch::Tensor wh = w.to(torch::kHalf), bh = b.to(torch::kHalf);
+    const torch::Tensor xf = x.to(torch::kFloat), qh = x + pos;
+    // The shared query/key part of the in-projection, in float32 and float16.
+    const torch::Tensor w_qk = attention.manual->in_proj_weight.narrow(0, 0, 2 * e),
+                        b_qk = attention.manual->in_proj_bias.narrow(0, 0, 2 * e);
+    const torch::Tensor wh = attention.manual->in_proj_weight.to(torch::kHalf),
+                        bh = attention.manual->in_proj_bias.to(torch::kHalf);
+    const torch::Tensor wh_qk = wh.narrow(0, 0, 2 * e), bh_qk = bh.narrow(0, 0, 2 * e);
     const auto heads_first = [&](const torch::Tensor& t) {
         return t.view({batch, tokens, heads, head_dim}).transpose(1, 2);
     };
-    const torch::Tensor packed = at::linear(qh, wh.narrow(0, 0, 2 * e), bh.narrow(0, 0, 2 * e));
+    const torch::Tensor packed = at::linear(qh, wh_qk, bh_qk);
     const torch::Tensor q4 = heads_first(packed.narrow(-1, 0, e)), k4 = heads_first(packed.narrow(-1, e, e)),
-                        v4 = heads_first(at::linear(xh, wh.narrow(0, 2 * e, e), bh.narrow(0, 2 * e, e)));
+                        v4 = heads_first(at::linear(x, wh.narrow(0, 2 * e, e), bh.narrow(0, 2 * e, e)));
     std::printf("batch %lld, tokens %lld; SDPA picks back-end %lld (1 flash, 2 efficient, 3 cudnn)\n",
                 static_cast<long long>(batch), static_cast<long long>(tokens),
                 static_cast<long long>(at::_fused_sdp_choice(q4, k4, v4)));
 
-    {  // the whole layer, manual and fused alternating run after run, as bench_kernels times it
-        models::MultiheadAttention fused_attention(e, heads, /*batch_first=*/true);
-        fused_attention->to(torch::kCUDA);
-        const auto from = attention->parameters(), to = fused_attention->parameters();
-        for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
-        fused_attention->fused_attn = true;
-        const auto layer = [&](models::MultiheadAttention& m) {
-            return [&x, &pos, &m] {
-                const CudaAutocast autocast(true);
-                const torch::Tensor q = x + pos;
-                return m(q, q, x);
-            };
-        };
-        const auto [manual_ms, fused_ms] = paired_median_gpu_ms(layer(attention), layer(fused_attention), warmup, runs);
-        std::printf("%-58s events %7.1f us\n", "layer, manual (autocast, query = x + pos included)", manual_ms * 1000);
-        std::printf("%-58s events %7.1f us\n", "layer, fused (autocast, query = x + pos included)", fused_ms * 1000);
-        row("layer, fused alone", layer(fused_attention), warmup, runs);
-    }
+    // The whole layer, manual and fused alternating run after run, as bench_kernels times it.
+    const auto manual = aifi_layer(attention.manual, x, pos), fused = aifi_layer(attention.fused, x, pos);
+    const auto [manual_ms, fused_ms] = paired_median_gpu_ms(manual, fused, warmup, runs);
+    std::printf("%-58s events %7.1f us\n", "layer, manual (autocast, query = x + pos included)", manual_ms * 1000);
+    std::printf("%-58s events %7.1f us\n", "layer, fused (autocast, query = x + pos included)", fused_ms * 1000);
+    row("layer, fused alone", fused, warmup, runs);
     row(
         "autocast scope alone", [&] { const CudaAutocast autocast(true); }, warmup, runs);
     row(
@@ -106,29 +96,28 @@ int main(int argc, char** argv) {
         "linear 256->512, autocast casts weight and bias",
         [&] {
             const CudaAutocast autocast(true);
-            return at::linear(x, w.narrow(0, 0, 2 * e), b.narrow(0, 0, 2 * e));
+            return at::linear(x, w_qk, b_qk);
         },
         warmup, runs);
     row(
         "linear 256->512, float16 operands, under autocast",
         [&] {
             const CudaAutocast autocast(true);
-            return at::linear(qh, wh.narrow(0, 0, 2 * e), bh.narrow(0, 0, 2 * e));
+            return at::linear(qh, wh_qk, bh_qk);
         },
         warmup, runs);
     row(
-        "linear 256->512, float16 operands",
-        [&] { return at::linear(qh, wh.narrow(0, 0, 2 * e), bh.narrow(0, 0, 2 * e)); }, warmup, runs);
+        "linear 256->512, float16 operands", [&] { return at::linear(qh, wh_qk, bh_qk); }, warmup, runs);
     row(
         "addmm 256->512, float16 operands (2-D)",
         [&] {
-            return at::addmm(bh.narrow(0, 0, 2 * e), qh.view({-1, e}), wh.narrow(0, 0, 2 * e).t());
+            return at::addmm(bh_qk, qh.view({-1, e}), wh_qk.t());
         },
         warmup, runs);
     row(
         "mm 256->512, float16 operands, no bias",
         [&] {
-            return at::mm(qh.view({-1, e}), wh.narrow(0, 0, 2 * e).t());
+            return at::mm(qh.view({-1, e}), wh_qk.t());
         },
         warmup, runs);
     row(
@@ -154,7 +143,7 @@ int main(int argc, char** argv) {
     row(
         "empty float16 (allocation only)",
         [&] {
-            return torch::empty({batch, tokens, e}, xh.options());
+            return torch::empty({batch, tokens, e}, x.options());
         },
         warmup, runs);
     row(

@@ -22,16 +22,15 @@
 #include <memory>
 #include <string>
 
+#include "aifi_attention.h"
 #include "bench_common.h"
 #include "gpu_timing.h"
 
-#include "core/autocast.h"
 #include "kernels/deform/ms_deform_attn.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/version.h"
-#include "models/common/multihead_attention.h"
 #include "predict/nms.h"
 #include "quant/fake_quant.h"
 
@@ -119,28 +118,13 @@ std::unique_ptr<at::cuda::CUDAGraph> capture(Fn&& fn) {
 
 void bench_attention(int warmup, int runs, bool json) {
     torch::manual_seed(0);
-    // Batch first, as RT-DETR's AIFI layer calls it.
-    models::MultiheadAttention manual_attention(256, 8, /*batch_first=*/true), fused_attention(256, 8, true);
-    manual_attention->to(torch::kCUDA);
-    fused_attention->to(torch::kCUDA);
+    AifiAttentionPair attention = aifi_attention_pair(256, 8);
     torch::NoGradGuard no_grad;
-    const auto from = manual_attention->parameters(), to = fused_attention->parameters();
-    for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
-    fused_attention->fused_attn = true;
     for (const auto& [batch, side] : {std::pair{1, 20}, std::pair{8, 20}, std::pair{8, 40}, std::pair{32, 20}}) {
-        // float16, as the model's AIFI gets its input (a convolution's output under autocast) and
-        // casts its position embedding to it.
         const torch::Tensor x =
             torch::randn({batch, side * side, 256}, torch::dtype(torch::kHalf).device(torch::kCUDA));
         const torch::Tensor pos = torch::randn_like(x);
-        const auto layer = [&](models::MultiheadAttention& attention) {
-            return [&x, &pos, &attention] {
-                const CudaAutocast autocast(true);
-                const torch::Tensor q = x + pos;  // AIFI: query = key = src + pos, value = src
-                return attention(q, q, x);
-            };
-        };
-        const auto manual = layer(manual_attention), fused = layer(fused_attention);
+        const auto manual = aifi_layer(attention.manual, x, pos), fused = aifi_layer(attention.fused, x, pos);
         const std::string shape =
             std::to_string(batch) + "x" + std::to_string(side * side) + " tokens, 256 ch, 8 heads, fp16";
         // Alternating, run after run: eagerly both paths are bound by the host's launches.

@@ -44,6 +44,15 @@ struct StepResult {
     std::vector<torch::Tensor> grads, buffers;
 };
 
+// After a step's backward: its loss, the parameters' gradients and the buffers, copied.
+StepResult record_step(const torch::Tensor& loss, torch::nn::Module& net) {
+    StepResult r;
+    r.loss = loss.detach().clone();
+    for (const auto& p : net.parameters()) r.grads.push_back(p.grad().defined() ? p.grad().clone() : p.grad());
+    for (const auto& b : net.buffers()) r.buffers.push_back(b.clone());
+    return r;
+}
+
 // The network's parameters and buffers, copied, and put back.
 struct Snapshot {
     std::vector<torch::Tensor> params, buffers;
@@ -99,6 +108,22 @@ double global_relative_difference(const std::vector<torch::Tensor>& a, const std
     return std::sqrt(diff / std::max(norm, 1e-300));
 }
 
+// The graphed step against the first eager one, and whether eager repeats itself.
+struct StepComparison {
+    bool loss_equal, buffers_equal, grads_equal, eager_repeatable;
+    std::string category;
+};
+
+StepComparison compare_steps(const StepResult& graph, const StepResult& eager1, const StepResult& eager2) {
+    StepComparison c;
+    c.loss_equal = bits_equal(graph.loss, eager1.loss);
+    c.buffers_equal = all_equal(graph.buffers, eager1.buffers);
+    c.grads_equal = all_equal(graph.grads, eager1.grads);
+    c.eager_repeatable = all_equal(eager2.grads, eager1.grads);
+    c.category = c.grads_equal ? "bit-identical" : !c.eager_repeatable ? "eager-noise" : "DIFFERS (eager repeatable)";
+    return c;
+}
+
 }  // namespace
 
 class TestCudaTrainingGraphs : public QObject {
@@ -141,12 +166,7 @@ private Q_SLOTS:
                         for (auto& o : outputs) o = o.to(torch::kFloat32);
                     const auto parts = loss_fn(outputs, targets, 640, 640);
                     (amp ? parts.total * 65536.0 : parts.total).backward();  // the scaler's first scale
-                    StepResult r;
-                    r.loss = parts.total.detach().clone();
-                    for (const auto& p : net->parameters())
-                        r.grads.push_back(p.grad().defined() ? p.grad().clone() : p.grad());
-                    for (const auto& b : net->buffers()) r.buffers.push_back(b.clone());
-                    return r;
+                    return record_step(parts.total, *net);
                 };
                 const Snapshot start(*net);
                 const StepResult eager1 = step(forward);
@@ -157,21 +177,15 @@ private Q_SLOTS:
                 const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
                 QCOMPARE(graphed.replays(), std::int64_t{1});
 
-                const bool loss_equal = bits_equal(graph.loss, eager1.loss);
-                const bool buffers_equal = all_equal(graph.buffers, eager1.buffers);
-                const bool grads_equal = all_equal(graph.grads, eager1.grads);
-                const bool eager_repeatable = all_equal(eager2.grads, eager1.grads);
-                const std::string category = grads_equal         ? "bit-identical"
-                                             : !eager_repeatable ? "eager-noise"
-                                                                 : "DIFFERS (eager repeatable)";
-                const bool pass = loss_equal && buffers_equal && (grads_equal || !eager_repeatable);
+                const StepComparison c = compare_steps(graph, eager1, eager2);
+                const bool pass = c.loss_equal && c.buffers_equal && (c.grads_equal || !c.eager_repeatable);
                 failures += pass ? 0 : 1;
                 char row[320];
                 std::snprintf(row, sizeof row, "| yolo9 | detect | %s | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n",
-                              size, amp ? "AMP (float16)" : "float32", loss_equal ? "equal" : "DIFFERS",
-                              buffers_equal ? "equal" : "DIFFER", grads_equal ? "equal" : "differ",
+                              size, amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
+                              c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ",
                               max_relative_difference(graph.grads, eager1.grads),
-                              max_relative_difference(eager2.grads, eager1.grads), category.c_str());
+                              max_relative_difference(eager2.grads, eager1.grads), c.category.c_str());
                 qInfo("%s", row);
                 rows << row;
             }
@@ -199,12 +213,7 @@ private Q_SLOTS:
                 }
                 const models::rtdetr::LossTerms loss = criterion(out, truth);
                 (amp ? loss.total * 65536.0 : loss.total).backward();
-                StepResult r;
-                r.loss = loss.total.detach().clone();
-                for (const auto& p : net->parameters())
-                    r.grads.push_back(p.grad().defined() ? p.grad().clone() : p.grad());
-                for (const auto& b : net->buffers()) r.buffers.push_back(b.clone());
-                return r;
+                return record_step(loss.total, *net);
             };
             const Snapshot start(*net);
             const StepResult eager1 = step(forward);
@@ -214,25 +223,19 @@ private Q_SLOTS:
             graphs::GraphedNetwork graphed(net->feature_extractor(), forward, images);
             start.restore(*net);
             const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
-            const bool loss_equal = bits_equal(graph.loss, eager1.loss);
-            const bool buffers_equal = all_equal(graph.buffers, eager1.buffers);
-            const bool grads_equal = all_equal(graph.grads, eager1.grads);
-            const bool eager_repeatable = all_equal(eager2.grads, eager1.grads);
-            const std::string category = grads_equal         ? "bit-identical"
-                                         : !eager_repeatable ? "eager-noise"
-                                                             : "DIFFERS (eager repeatable)";
+            const StepComparison c = compare_steps(graph, eager1, eager2);
             // Where two eager runs already differ (atomics in the deformable attention's backward,
             // the loss's index_put), graph and eager are held to the eager runs' own spread.
             const double graph_diff = global_relative_difference(graph.grads, eager1.grads);
             const double eager_diff = global_relative_difference(eager2.grads, eager1.grads);
-            const bool pass = loss_equal && buffers_equal &&
-                              (grads_equal || (!eager_repeatable && graph_diff <= std::max(10 * eager_diff, 1e-5)));
+            const bool pass = c.loss_equal && c.buffers_equal &&
+                              (c.grads_equal || (!c.eager_repeatable && graph_diff <= std::max(10 * eager_diff, 1e-5)));
             failures += pass ? 0 : 1;
             char row[320];
             std::snprintf(row, sizeof row, "| rtdetr | detect | r18 | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n",
-                          amp ? "AMP (float16)" : "float32", loss_equal ? "equal" : "DIFFERS",
-                          buffers_equal ? "equal" : "DIFFER", grads_equal ? "equal" : "differ", graph_diff, eager_diff,
-                          category.c_str());
+                          amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
+                          c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ", graph_diff,
+                          eager_diff, c.category.c_str());
             qInfo("%s", row);
             rows << row;
         }
