@@ -2,7 +2,8 @@
 // scripts/fixtures/make_rtdetr_loss.py from LibreYOLO 1.6.0): the assignment solver against
 // scipy's linear_sum_assignment, and on one batch of RT-DETR-r18 (seeded weights, training mode,
 // the same seeded denoising draws) the training outputs, the denoising groups, the Hungarian
-// assignment and every loss term.
+// assignment and every loss term. In float64, as the fixture: a random-weight RT-DETR amplifies
+// float32's last-bit differences between CPUs' kernels past the 1e-4 compared here.
 #include <QtTest/QtTest>
 
 #include "support/seeded_weights.h"
@@ -30,11 +31,42 @@ namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
 
-// t (B, Q, ...) with its queries ordered by where their boxes are, per image (the scores of two
-// queries can be near-equal, their boxes are not).
-torch::Tensor by_position(const torch::Tensor& t, const torch::Tensor& boxes) {
-    const torch::Tensor order = std::get<1>((boxes.select(-1, 0) + 3.7 * boxes.select(-1, 1)).sort(1));
-    return t.gather(1, order.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
+// For each of our queries, the index of the same query in LibreYOLO's outputs, per image. Every
+// decoder level keeps the order of the encoder's top-k selection, so the pairing is read once from
+// the selected encoder boxes (distinct anchors, far apart) and applied to every level: two queries of
+// near-equal score may take their ranks in the other order on another CPU's last bits, which
+// permutes the queries and nothing else. Fails when a query has no unambiguous partner (a different
+// set selected).
+torch::Tensor pair_queries(const torch::Tensor& ours, const torch::Tensor& theirs) {
+    std::vector<torch::Tensor> per_image;
+    for (int64_t b = 0; b < ours.size(0); ++b) {
+        const torch::Tensor distance = torch::cdist(ours[b].to(torch::kFloat64), theirs[b].to(torch::kFloat64), 1);
+        const auto [nearest, index] = distance.topk(2, 1, /*largest=*/false);
+        const double worst_match = nearest.select(1, 0).max().item<double>();
+        const double closest_other = nearest.select(1, 1).min().item<double>();
+        if (!(worst_match < 1e-4 && closest_other > 10 * worst_match))
+            throw std::runtime_error("encoder queries without an unambiguous partner: worst match " +
+                                     std::to_string(worst_match) + ", closest other " + std::to_string(closest_other));
+        const torch::Tensor partner = index.select(1, 0);
+        if (std::get<0>(at::_unique(partner)).numel() != partner.numel())
+            throw std::runtime_error("two of our queries pair with the same LibreYOLO query");
+        per_image.push_back(partner);
+    }
+    return torch::stack(per_image);
+}
+
+// t (B, Q, ...) with its queries taken in the order `pairing` gives.
+torch::Tensor in_order(const torch::Tensor& t, const torch::Tensor& pairing) {
+    return t.gather(1, pairing.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
+}
+
+// The floating-point parameters and buffers in float64, as Python's Module.double() (LibTorch's
+// Module::to(dtype) would turn BatchNorm's integer step counters into float64 as well).
+void as_float64(torch::nn::Module& net) {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net.parameters()) p.set_data(p.to(torch::kFloat64));
+    for (auto& b : net.buffers())
+        if (b.is_floating_point()) b.set_data(b.to(torch::kFloat64));
 }
 
 std::vector<int64_t> to_vector(const torch::Tensor& t) {
@@ -73,17 +105,20 @@ private Q_SLOTS:
 
     void trainingLossMatchesLibreYOLO() {
         RTDETRModel net("r18", 3);
-        seeded_fill(*net, 4000);
+        as_float64(*net);
+        seeded_fill(*net, 4000, torch::kFloat64);
         net->train();
         const int64_t imgsz = 160, n = 3 * imgsz * imgsz;
-        const torch::Tensor i = torch::arange(2 * n, torch::kFloat32).view({2, n});
+        const torch::Tensor i = torch::arange(2 * n, torch::kFloat64).view({2, n});
         const torch::Tensor images =
-            (0.5 + 0.5 * torch::sin(0.07 * i + 0.3 * torch::arange(2, torch::kFloat32).view({2, 1})))
+            (0.5 + 0.5 * torch::sin(0.07 * i + 0.3 * torch::arange(2, torch::kFloat64).view({2, 1})))
                 .view({2, 3, imgsz, imgsz});
         const std::vector<DetrTarget> targets = {
             {torch::tensor({0, 2, 1}, torch::kLong),
-             torch::tensor({0.3f, 0.4f, 0.2f, 0.3f, 0.7f, 0.6f, 0.3f, 0.2f, 0.5f, 0.5f, 0.1f, 0.1f}).view({3, 4})},
-            {torch::tensor({1}, torch::kLong), torch::tensor({0.45f, 0.55f, 0.5f, 0.4f}).view({1, 4})}};
+             torch::tensor({0.3f, 0.4f, 0.2f, 0.3f, 0.7f, 0.6f, 0.3f, 0.2f, 0.5f, 0.5f, 0.1f, 0.1f})
+                 .to(torch::kFloat64)
+                 .view({3, 4})},
+            {torch::tensor({1}, torch::kLong), torch::tensor({0.45f, 0.55f, 0.5f, 0.4f}).to(torch::kFloat64).view({1, 4})}};
         torch::manual_seed(7);
         const TrainingOutput out = net->forward_train(images, targets);
 
@@ -94,24 +129,26 @@ private Q_SLOTS:
         for (std::size_t img = 0; img < 2; ++img)
             QCOMPARE(to_vector(out.group->positive_index[img]),
                      want_["dn_positive_idx"][img].get<std::vector<int64_t>>());
-        // Matching queries compared as a set: two cells of near-equal score may take their ranks in the other
-        // order on another CPU's last bits, which permutes the queries and nothing else.
-        auto check = [&](const DecoderOutput& o, const std::string& prefix, bool as_set) {
+        // The encoder's selection (the last auxiliary level) pairs our queries with LibreYOLO's.
+        QCOMPARE(out.aux.size(), std::size_t(3));  // two earlier layers and the encoder's selection
+        torch::Tensor pairing;
+        try {
+            pairing = pair_queries(out.aux[2].boxes.detach(), outputs_.tensors.at("aux2_boxes"));
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        auto check = [&](const DecoderOutput& o, const std::string& prefix, bool paired) {
             const torch::Tensor their_logits = outputs_.tensors.at(prefix + "logits");
             const torch::Tensor their_boxes = outputs_.tensors.at(prefix + "boxes");
-            const torch::Tensor our_boxes = o.boxes.detach();
-            const auto order = [&](const torch::Tensor& t, const torch::Tensor& boxes) {
-                return as_set ? by_position(t, boxes) : t;
-            };
-            const double l =
-                max_relative_difference(order(o.logits.detach(), our_boxes), order(their_logits, their_boxes));
-            const double b = max_relative_difference(order(our_boxes, our_boxes), order(their_boxes, their_boxes));
+            const auto theirs = [&](const torch::Tensor& t) { return paired ? in_order(t, pairing) : t; };
+            const double l = max_relative_difference(o.logits.detach(), theirs(their_logits));
+            const double b = max_relative_difference(o.boxes.detach(), theirs(their_boxes));
             qInfo("%-8s logits %.1e boxes %.1e", prefix.c_str(), l, b);
             QVERIFY2(l < 1e-4 && b < 1e-4, prefix.c_str());
         };
         check(out.main, "", true);
-        QCOMPARE(out.aux.size(), std::size_t(3));  // two earlier layers and the encoder's selection
         for (std::size_t k = 0; k < out.aux.size(); ++k) check(out.aux[k], "aux" + std::to_string(k) + "_", true);
+        // The denoising queries come from the ground truth, in its order.
         QCOMPARE(out.denoising.size(), std::size_t(3));
         for (std::size_t k = 0; k < out.denoising.size(); ++k)
             check(out.denoising[k], "dn" + std::to_string(k) + "_", false);
@@ -119,21 +156,18 @@ private Q_SLOTS:
         // Matching and every loss term.
         const RTDETRCriterion criterion(3);
         const LossTerms loss = criterion(out, targets);
-        // The assignment: every ground truth gets the query LibreYOLO gave it (compared by the
-        // query's box, which a permutation of the queries keeps).
+        // The assignment: every ground truth gets the query LibreYOLO gave it (through the pairing).
         for (std::size_t img = 0; img < 2; ++img) {
             const auto their_queries = want_["matched"][0][img][0].get<std::vector<int64_t>>();
             const auto their_targets = want_["matched"][0][img][1].get<std::vector<int64_t>>();
             const std::vector<int64_t> our_queries = to_vector(loss.matched[img].queries);
             const std::vector<int64_t> our_targets = to_vector(loss.matched[img].targets);
+            const std::vector<int64_t> partner = to_vector(pairing[static_cast<int64_t>(img)]);
             QCOMPARE(our_targets.size(), their_targets.size());
             for (std::size_t k = 0; k < our_targets.size(); ++k) {
                 const auto j = std::find(their_targets.begin(), their_targets.end(), our_targets[k]);
                 QVERIFY(j != their_targets.end());
-                const torch::Tensor ours = out.main.boxes.detach()[static_cast<int64_t>(img)][our_queries[k]];
-                const torch::Tensor theirs =
-                    outputs_.tensors.at("boxes")[static_cast<int64_t>(img)][their_queries[j - their_targets.begin()]];
-                QVERIFY2(torch::allclose(ours, theirs, 1e-4, 1e-5),
+                QVERIFY2(partner[static_cast<std::size_t>(our_queries[k])] == their_queries[j - their_targets.begin()],
                          qPrintable(QString("image %1 target %2").arg(img).arg(our_targets[k])));
             }
         }

@@ -12,13 +12,14 @@
 
 namespace libreyolo::testing {
 
-inline void seeded_fill(torch::nn::Module& net, int64_t seed) {
+// dtype: of the normal draws (the loss fixture draws float64, see make_rtdetr_loss.py).
+inline void seeded_fill(torch::nn::Module& net, int64_t seed, torch::Dtype dtype = torch::kFloat32) {
     torch::NoGradGuard no_grad;
     int64_t k = 0;
     for (auto& [name, t] : io::state_dict(net)) {
         if (t.is_floating_point()) {
             torch::manual_seed(static_cast<uint64_t>(seed + k));
-            const torch::Tensor r = torch::randn({t.numel()}, torch::kFloat32);
+            const torch::Tensor r = torch::randn({t.numel()}, dtype);
             torch::Tensor v;
             if (name.ends_with("running_mean"))
                 v = 0.1 * r;

@@ -141,13 +141,13 @@ RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std:
 }
 
 std::pair<torch::Tensor, torch::Tensor> RTDETRTransformerImpl::anchors(
-    const std::vector<std::array<int64_t, 2>>& spatial_shapes, const torch::Device& device) {
+    const std::vector<std::array<int64_t, 2>>& spatial_shapes, const torch::Tensor& like) {
     constexpr double kGridSize = 0.05, kEps = 1e-2;
-    const auto f32 = torch::TensorOptions().dtype(torch::kFloat32).device(device);
+    const auto table = torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
     std::vector<torch::Tensor> levels;
     for (std::size_t l = 0; l < spatial_shapes.size(); ++l) {
         const auto [h, w] = spatial_shapes[l];
-        const auto grid = torch::meshgrid({torch::arange(h, f32), torch::arange(w, f32)}, "ij");
+        const auto grid = torch::meshgrid({torch::arange(h, table), torch::arange(w, table)}, "ij");
         const torch::Tensor xy = torch::stack({grid[1], grid[0]}, -1).unsqueeze(0) + 0.5;
         const torch::Tensor normalised =
             torch::stack({xy.select(-1, 0) / static_cast<double>(w), xy.select(-1, 1) / static_cast<double>(h)}, -1);
@@ -157,7 +157,7 @@ std::pair<torch::Tensor, torch::Tensor> RTDETRTransformerImpl::anchors(
     torch::Tensor a = torch::cat(levels, 1);
     const torch::Tensor valid = ((a > kEps) * (a < 1 - kEps)).all(-1, true);
     a = torch::log(a / (1 - a));
-    return {torch::where(valid, a, torch::full({}, INFINITY, f32)), valid};
+    return {torch::where(valid, a, torch::full({}, INFINITY, table)), valid};
 }
 
 RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(const std::vector<torch::Tensor>& feats) {
@@ -174,7 +174,7 @@ RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(cons
                               std::to_string(feats.front().size(3) * 8) + " has " + std::to_string(q.memory.size(1)) +
                               " cells over its three maps, fewer than the decoder's " +
                               std::to_string(options_.num_queries) + " queries (use imgsz 160 or more)");
-    const auto [anchor_logits, valid] = anchors(q.shapes, q.memory.device());
+    const auto [anchor_logits, valid] = anchors(q.shapes, q.memory);
     q.memory = valid.to(q.memory.scalar_type()) * q.memory;
     q.output_memory = enc_output->forward(q.memory);
     q.enc_class = enc_score_head(q.output_memory);

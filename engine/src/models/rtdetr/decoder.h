@@ -94,9 +94,10 @@ public:
     int64_t num_classes() const { return options_.num_classes; }
 
     // Logits of the cells' anchors (log(a / (1 - a))), +inf for those too close to the border, per
-    // level's (H, W): LibreYOLO's _generate_anchors with grid size 0.05 · 2^level.
+    // level's (H, W): LibreYOLO's _generate_anchors with grid size 0.05 · 2^level. On `like`'s
+    // device, in constant_table_dtype(like's dtype).
     static std::pair<torch::Tensor, torch::Tensor> anchors(const std::vector<std::array<int64_t, 2>>& spatial_shapes,
-                                                           const torch::Device& device);
+                                                           const torch::Tensor& like);
 
 private:
     struct QuerySelection {

@@ -1,5 +1,7 @@
 #include "models/rtdetr/hybrid_encoder.h"
 
+#include "models/rtdetr/box_ops.h"
+
 #include <cmath>
 
 namespace libreyolo::models::rtdetr {
@@ -77,12 +79,13 @@ HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o
 }
 
 torch::Tensor HybridEncoderImpl::sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
-                                                           const torch::Device& device) {
+                                                           const torch::Tensor& like) {
     TORCH_CHECK(embed_dim % 4 == 0, "embed_dim must be divisible by 4 for the 2-D sin-cos embedding, got ", embed_dim);
-    const auto f32 = torch::TensorOptions().dtype(torch::kFloat32).device(device);
-    const auto grids = torch::meshgrid({torch::arange(w, f32), torch::arange(h, f32)}, "ij");
+    const auto table =
+        torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
+    const auto grids = torch::meshgrid({torch::arange(w, table), torch::arange(h, table)}, "ij");
     const int64_t pos_dim = embed_dim / 4;
-    const torch::Tensor omega = 1.0 / torch::pow(temperature, torch::arange(pos_dim, f32) / pos_dim);
+    const torch::Tensor omega = 1.0 / torch::pow(temperature, torch::arange(pos_dim, table) / pos_dim);
     const torch::Tensor out_w = grids[0].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
     const torch::Tensor out_h = grids[1].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
     return torch::cat({out_w.sin(), out_w.cos(), out_h.sin(), out_h.cos()}, 1).unsqueeze(0);
@@ -97,7 +100,7 @@ std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::T
     const int64_t h = proj[2].size(2), w = proj[2].size(3);
     const torch::Tensor tokens = proj[2].flatten(2).permute({0, 2, 1});
     const torch::Tensor pos =
-        sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens.device());
+        sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
     proj[2] = aifi_(tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w}).contiguous();
 
     // Top-down FPN: inner[0] is the finest map built so far.

@@ -61,8 +61,9 @@ public:
     std::vector<torch::Tensor> forward(const std::vector<torch::Tensor>& feats);
 
     // (1, w·h, embed_dim): sin and cos of the column, then of the row, at pos_dim frequencies.
+    // Built on `like`'s device, in constant_table_dtype(like's dtype).
     static torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
-                                                   const torch::Device& device);
+                                                   const torch::Tensor& like);
 
 private:
     HybridEncoderOptions options_;
