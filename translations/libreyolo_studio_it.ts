@@ -2,6 +2,32 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="it_IT">
 <context>
+    <name>CudaGate</name>
+    <message>
+        <location filename="../ui/cuda_gate.h" line="29"/>
+        <source>No CUDA GPU: CUDA graphs need one</source>
+        <translation>Nessuna GPU CUDA: i grafi CUDA ne richiedono una</translation>
+    </message>
+    <message>
+        <location filename="../ui/cuda_gate.h" line="32"/>
+        <source>No CUDA GPU: mixed precision needs one</source>
+        <translation>Nessuna GPU CUDA: la precisione mista ne richiede una</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/cuda_gate.h" line="35"/>
+        <source>No GPU %1 here: LibTorch sees %n GPU(s)</source>
+        <translation>
+            <numerusform>Nessuna GPU %1 qui: LibTorch vede %n GPU</numerusform>
+            <numerusform>Nessuna GPU %1 qui: LibTorch vede %n GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/cuda_gate.h" line="38"/>
+        <source>No CUDA GPU: %1 needs one</source>
+        <translation>Nessuna GPU CUDA: %1 ne richiede una</translation>
+    </message>
+</context>
+<context>
     <name>GraphTableModel</name>
     <message>
         <location filename="../ui/graph_table_model.cpp" line="42"/>
@@ -113,138 +139,305 @@
 <context>
     <name>KernelsPage</name>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <location filename="../ui/kernels_page.cpp" line="24"/>
+        <source>class-aware NMS: (boxes, scores, classes, iou) -&gt; kept indices</source>
+        <translation>NMS per classe: (riquadri, punteggi, classi, iou) -&gt; indici mantenuti</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="25"/>
+        <source>FP8 E4M3 fake quantization: (x, broadcastable scale) -&gt; x on the E4M3 grid, STE gradient</source>
+        <translation>quantizzazione simulata FP8 E4M3: (x, scala in broadcast) -&gt; x sulla griglia E4M3, gradiente STE</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="27"/>
+        <source>multi-scale deformable attention: (value, sampling_locations, attention_weights, levels) -&gt; (N, queries, heads·channels)</source>
+        <translation>attenzione deformabile multi-scala: (valori, posizioni di campionamento, pesi di attenzione, livelli) -&gt; (N, query, teste·canali)</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="31"/>
+        <source>unavailable</source>
+        <translation>non disponibile</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="33"/>
+        <source>a later registration is preferred</source>
+        <translation>è preferita una registrazione successiva</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="34"/>
+        <source>its predicate declined the last call</source>
+        <translation>il suo predicato ha rifiutato l&apos;ultima chiamata</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <source>its predicate threw: %1</source>
+        <translation>il suo predicato ha lanciato un errore: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="36"/>
+        <source>an accelerated implementation applies</source>
+        <translation>si applica un&apos;implementazione accelerata</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="37"/>
+        <source>no CUDA device</source>
+        <translation>nessun dispositivo CUDA</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="38"/>
+        <source>failed when run: %1</source>
+        <translation>fallito durante l&apos;esecuzione: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="39"/>
+        <source>its provider failed: %1</source>
+        <translation>il suo provider è fallito: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="40"/>
+        <source>references forced by %1</source>
+        <translation>implementazioni di riferimento imposte da %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="41"/>
+        <source>hub plugins off (LIBREYOLO_HUB_KERNELS=0)</source>
+        <translation>plugin dall&apos;hub spenti (LIBREYOLO_HUB_KERNELS=0)</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="42"/>
+        <source>only provider &apos;%1&apos; by %2</source>
+        <translation>solo il provider &apos;%1&apos;, per %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="44"/>
+        <source>none</source>
+        <translation>nessuna</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="45"/>
+        <source>references only (%1)</source>
+        <translation>solo implementazioni di riferimento (%1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <source>provider &apos;%1&apos; only (%2)</source>
+        <translation>solo il provider &apos;%1&apos; (%2)</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="48"/>
+        <source>loaded</source>
+        <translation>caricato</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="49"/>
+        <source>skipped: %1</source>
+        <translation>saltato: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="50"/>
+        <source>not loaded: %1</source>
+        <translation>non caricato: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="51"/>
+        <source>refused: %1</source>
+        <translation>rifiutato: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="52"/>
+        <source>disabled: %1</source>
+        <translation>disattivato: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="54"/>
+        <source>built for torch %1, this is torch %2</source>
+        <translation>compilato per torch %1, questo è torch %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="55"/>
+        <source>built for CUDA %1, this LibTorch has CUDA %2</source>
+        <translation>compilato per CUDA %1, questa LibTorch ha CUDA %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="56"/>
+        <source>built for %1, this machine&apos;s GPU is %2</source>
+        <translation>compilato per %1, la GPU di questa macchina è %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="57"/>
+        <source>absent</source>
+        <translation>assente</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="104"/>
         <source>Slot / implementation</source>
         <translation>Slot / implementazione</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <location filename="../ui/kernels_page.cpp" line="104"/>
         <source>Provider</source>
         <translation>Provider</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <location filename="../ui/kernels_page.cpp" line="104"/>
         <source>Available</source>
         <translation>Disponibile</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="15"/>
+        <location filename="../ui/kernels_page.cpp" line="104"/>
         <source>Status</source>
         <translation>Stato</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="20"/>
+        <location filename="../ui/kernels_page.cpp" line="107"/>
+        <source>reading the kernel registry…</source>
+        <translation>lettura del registro dei kernel…</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="109"/>
         <source>Refresh</source>
         <translation>Aggiorna</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="33"/>
+        <location filename="../ui/kernels_page.cpp" line="180"/>
+        <source>Cannot read the kernel registry: %1</source>
+        <translation>Impossibile leggere il registro dei kernel: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="184"/>
         <source>Override in effect: %1 · hub kernels: %2</source>
         <translation>Forzatura in vigore: %1 · kernel dall&apos;hub: %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <location filename="../ui/kernels_page.cpp" line="185"/>
         <source>allowed</source>
         <translation>consentiti</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <location filename="../ui/kernels_page.cpp" line="185"/>
         <source>off</source>
         <translation>spenti</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="40"/>
+        <location filename="../ui/kernels_page.cpp" line="189"/>
         <source>uses %1 — %2</source>
         <translation>usa %1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <location filename="../ui/kernels_page.cpp" line="194"/>
+        <location filename="../ui/kernels_page.cpp" line="209"/>
         <source>yes</source>
         <translation>sì</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <location filename="../ui/kernels_page.cpp" line="194"/>
+        <location filename="../ui/kernels_page.cpp" line="209"/>
         <source>no</source>
         <translation>no</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="47"/>
+        <location filename="../ui/kernels_page.cpp" line="196"/>
         <source>in use</source>
         <translation>in uso</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="48"/>
+        <location filename="../ui/kernels_page.cpp" line="196"/>
         <source>passed over: %1</source>
         <translation>scartato: %1</translation>
     </message>
     <message>
+        <location filename="../ui/kernels_page.cpp" line="203"/>
         <source>Plugins</source>
         <translation>Plugin</translation>
     </message>
     <message>
+        <location filename="../ui/kernels_page.cpp" line="204"/>
         <source>none listed</source>
         <translation>nessuno elencato</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="211"/>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="45"/>
+        <location filename="../ui/main_window.cpp" line="47"/>
+        <source>LibTorch %1 · no GPU</source>
+        <translation>LibTorch %1 · nessuna GPU</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/main_window.cpp" line="48"/>
+        <source>LibTorch %1 · CUDA %2 · %n GPU(s)</source>
+        <translation>
+            <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
+            <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="75"/>
+        <location filename="../ui/main_window.cpp" line="92"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="76"/>
+        <location filename="../ui/main_window.cpp" line="93"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="78"/>
+        <location filename="../ui/main_window.cpp" line="95"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="81"/>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Kernels</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="83"/>
+        <location filename="../ui/main_window.cpp" line="102"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="88"/>
+        <location filename="../ui/main_window.cpp" line="107"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="89"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="90"/>
+        <location filename="../ui/main_window.cpp" line="109"/>
+        <source>Open &amp;model…</source>
+        <translation>Apri &amp;modello…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="110"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="91"/>
+        <location filename="../ui/main_window.cpp" line="111"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="92"/>
+        <location filename="../ui/main_window.cpp" line="112"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="112"/>
+        <location filename="../ui/main_window.cpp" line="136"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -252,12 +445,46 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="118"/>
+        <location filename="../ui/main_window.cpp" line="147"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="188"/>
+        <source>loading %1…</source>
+        <translation>caricamento di %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="204"/>
+        <source>Open model weights</source>
+        <translation>Apri i pesi di un modello</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="204"/>
+        <source>Weights (*.safetensors *.pt)</source>
+        <translation>Pesi (*.safetensors *.pt)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="218"/>
+        <source>no model: %1</source>
+        <translation>nessun modello: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="219"/>
+        <source>Cannot load the model</source>
+        <translation>Impossibile caricare il modello</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="220"/>
+        <source>%1
+
+Still using %2.</source>
+        <translation>%1
+
+Resta in uso %2.</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="151"/>
+        <location filename="../ui/main_window.cpp" line="231"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -265,12 +492,12 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="155"/>
+        <location filename="../ui/main_window.cpp" line="235"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="240"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -281,53 +508,58 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="170"/>
+        <location filename="../ui/main_window.cpp" line="258"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="203"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="322"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="225"/>
+        <location filename="../ui/main_window.cpp" line="323"/>
         <source>Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</source>
         <translation>Immagini e video (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="231"/>
+        <location filename="../ui/main_window.cpp" line="329"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="240"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>Cannot create folder %1</source>
         <translation>Impossibile creare la cartella %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="252"/>
-        <location filename="../ui/main_window.cpp" line="260"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>Cannot write %1: %2</source>
         <translation>Impossibile scrivere %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="266"/>
+        <location filename="../ui/main_window.cpp" line="364"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="269"/>
+        <location filename="../ui/main_window.cpp" line="367"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="372"/>
+        <source>Cannot save the results</source>
+        <translation>Impossibile salvare i risultati</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="277"/>
+        <location filename="../ui/main_window.cpp" line="375"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -335,18 +567,14 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="93"/>
+        <location filename="../ui/main_window.cpp" line="113"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="95"/>
-        <source>loading model…</source>
-        <translation>caricamento del modello…</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="70"/>
-        <location filename="../ui/main_window.cpp" line="170"/>
+        <location filename="../ui/main_window.cpp" line="86"/>
+        <location filename="../ui/main_window.cpp" line="194"/>
+        <location filename="../ui/main_window.cpp" line="258"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -354,57 +582,57 @@
 <context>
     <name>PredictControls</name>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="27"/>
+        <location filename="../ui/predict_controls.cpp" line="29"/>
         <source>model&apos;s</source>
         <translation>del modello</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="31"/>
+        <location filename="../ui/predict_controls.cpp" line="33"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="32"/>
+        <location filename="../ui/predict_controls.cpp" line="34"/>
         <source>on</source>
         <translation>acceso</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="33"/>
+        <location filename="../ui/predict_controls.cpp" line="35"/>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="35"/>
+        <location filename="../ui/predict_controls.cpp" line="37"/>
         <source>Replay the network as a CUDA graph: on captures each new input shape, auto captures when a shape comes again (CUDA devices only)</source>
         <translation>Riproduce la rete come grafo CUDA: acceso cattura ogni nuova forma di input, auto cattura quando una forma si ripete (solo dispositivi CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="41"/>
+        <location filename="../ui/predict_controls.cpp" line="44"/>
         <source>Where the model runs: auto, cpu, cuda or cuda:N</source>
         <translation>Dove gira il modello: auto, cpu, cuda o cuda:N</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="47"/>
+        <location filename="../ui/predict_controls.cpp" line="51"/>
         <source>conf</source>
         <translation>conf</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="48"/>
+        <location filename="../ui/predict_controls.cpp" line="52"/>
         <source>iou</source>
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="49"/>
+        <location filename="../ui/predict_controls.cpp" line="53"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="50"/>
+        <location filename="../ui/predict_controls.cpp" line="54"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="51"/>
+        <location filename="../ui/predict_controls.cpp" line="55"/>
         <source>device</source>
         <translation>dispositivo</translation>
     </message>
@@ -412,42 +640,42 @@
 <context>
     <name>PredictWorker</name>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="28"/>
+        <location filename="../ui/predict_worker.cpp" line="36"/>
         <source> (random weights: detections are meaningless)</source>
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="19"/>
+        <location filename="../ui/predict_worker.cpp" line="13"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="38"/>
+        <location filename="../ui/predict_worker.cpp" line="48"/>
         <source>Cannot move the model to %1: %2</source>
         <translation>Impossibile spostare il modello su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="44"/>
+        <location filename="../ui/predict_worker.cpp" line="55"/>
         <source>No model is loaded</source>
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="55"/>
+        <location filename="../ui/predict_worker.cpp" line="66"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="77"/>
+        <location filename="../ui/predict_worker.cpp" line="100"/>
         <source>Cannot play %1: %2</source>
         <translation>Impossibile riprodurre %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="119"/>
+        <location filename="../ui/predict_worker.cpp" line="141"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="130"/>
+        <location filename="../ui/predict_worker.cpp" line="157"/>
         <source>Cannot capture a graph: %1</source>
         <translation>Impossibile catturare un grafo: %1</translation>
     </message>
@@ -455,7 +683,7 @@
 <context>
     <name>PredictionView</name>
     <message>
-        <location filename="../ui/prediction_view.cpp" line="72"/>
+        <location filename="../ui/prediction_view.cpp" line="89"/>
         <source>Drop an image here</source>
         <translation>Trascina qui un&apos;immagine</translation>
     </message>
@@ -463,67 +691,67 @@
 <context>
     <name>SettingsPage</name>
     <message>
-        <location filename="../ui/settings_page.cpp" line="16"/>
+        <location filename="../ui/settings_page.cpp" line="17"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="17"/>
+        <location filename="../ui/settings_page.cpp" line="18"/>
         <source>on</source>
         <translation>acceso</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="18"/>
+        <location filename="../ui/settings_page.cpp" line="19"/>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="32"/>
+        <location filename="../ui/settings_page.cpp" line="35"/>
         <source>Allow pinned hub kernel plugins (LIBREYOLO_HUB_KERNELS)</source>
         <translation>Consenti i plugin di kernel dall&apos;hub, fissati (LIBREYOLO_HUB_KERNELS)</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="38"/>
+        <location filename="../ui/settings_page.cpp" line="41"/>
         <source>automatic</source>
         <translation>automatico</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="48"/>
+        <location filename="../ui/settings_page.cpp" line="51"/>
         <source>LIBREYOLO_KERNELS: reference (or off) forces the portable implementations; a provider name restricts selection to that provider</source>
         <translation>LIBREYOLO_KERNELS: reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="56"/>
+        <location filename="../ui/settings_page.cpp" line="59"/>
         <source>System</source>
         <translation>Sistema</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="64"/>
+        <location filename="../ui/settings_page.cpp" line="67"/>
         <source>Default CUDA graph mode</source>
         <translation>Modalità grafo CUDA predefinita</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="65"/>
+        <location filename="../ui/settings_page.cpp" line="68"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="66"/>
+        <location filename="../ui/settings_page.cpp" line="69"/>
         <source>Hub kernels</source>
         <translation>Kernel dall&apos;hub</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="67"/>
+        <location filename="../ui/settings_page.cpp" line="70"/>
         <source>Kernel override</source>
         <translation>Forzatura dei kernel</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="68"/>
+        <location filename="../ui/settings_page.cpp" line="71"/>
         <source>Language</source>
         <translation>Lingua</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="69"/>
+        <location filename="../ui/settings_page.cpp" line="72"/>
         <source>Settings are saved as they change. The device applies when a model is loaded (next start), the language at the next start.</source>
         <translation>Le impostazioni si salvano appena cambiano. Il dispositivo vale al caricamento di un modello (prossimo avvio), la lingua al prossimo avvio.</translation>
     </message>
@@ -531,232 +759,296 @@
 <context>
     <name>TrainPage</name>
     <message>
-        <location filename="../ui/train_page.cpp" line="47"/>
-        <source>A model name (yolo9-t, -s, -m, -c: from scratch) or a .safetensors file (fine-tune)</source>
-        <translation>Un nome di modello (yolo9-t, -s, -m, -c: da zero) o un file .safetensors (fine-tuning)</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="49"/>
+        <location filename="../ui/train_page.cpp" line="103"/>
         <source>data.yaml</source>
         <translation>data.yaml</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="50"/>
+        <location filename="../ui/train_page.cpp" line="104"/>
         <source>Browse…</source>
         <translation>Sfoglia…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="53"/>
+        <location filename="../ui/train_page.cpp" line="107"/>
         <source>Dataset YAML</source>
         <translation>YAML del dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="53"/>
+        <location filename="../ui/train_page.cpp" line="107"/>
         <source>YAML (*.yaml *.yml)</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="79"/>
+        <location filename="../ui/train_page.cpp" line="134"/>
         <source>mixed precision (CUDA)</source>
         <translation>precisione mista (CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="81"/>
+        <location filename="../ui/train_page.cpp" line="138"/>
         <source>capture the training step as a CUDA graph</source>
         <translation>cattura lo step di addestramento come grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="86"/>
+        <location filename="../ui/train_page.cpp" line="146"/>
         <source>Model</source>
         <translation>Modello</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="87"/>
+        <location filename="../ui/train_page.cpp" line="147"/>
         <source>Data</source>
         <translation>Dati</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="88"/>
+        <location filename="../ui/train_page.cpp" line="148"/>
         <source>Epochs</source>
         <translation>Epoche</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="89"/>
+        <location filename="../ui/train_page.cpp" line="149"/>
         <source>Batch</source>
         <translation>Batch</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="90"/>
+        <location filename="../ui/train_page.cpp" line="150"/>
         <source>Image size</source>
         <translation>Dimensione immagine</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="91"/>
+        <location filename="../ui/train_page.cpp" line="151"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="92"/>
+        <location filename="../ui/train_page.cpp" line="152"/>
         <source>Optimizer</source>
         <translation>Ottimizzatore</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="93"/>
+        <location filename="../ui/train_page.cpp" line="153"/>
         <source>lr0</source>
         <translation>lr0</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="94"/>
+        <location filename="../ui/train_page.cpp" line="154"/>
         <source>AMP</source>
         <translation>AMP</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="95"/>
+        <location filename="../ui/train_page.cpp" line="155"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="96"/>
+        <location filename="../ui/train_page.cpp" line="156"/>
         <source>Project folder</source>
         <translation>Cartella del progetto</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="97"/>
+        <location filename="../ui/train_page.cpp" line="157"/>
         <source>Run name</source>
         <translation>Nome dell&apos;esecuzione</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="99"/>
+        <location filename="../ui/train_page.cpp" line="159"/>
         <source>Start</source>
         <translation>Avvia</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="100"/>
+        <location filename="../ui/train_page.cpp" line="160"/>
         <source>Stop</source>
         <translation>Ferma</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="101"/>
+        <location filename="../ui/train_page.cpp" line="161"/>
         <source>Resume</source>
         <translation>Riprendi</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="102"/>
+        <location filename="../ui/train_page.cpp" line="162"/>
         <source>Ends after the current batch; Resume continues from the last finished epoch</source>
         <translation>Termina dopo il batch corrente; Riprendi continua dall&apos;ultima epoca completata</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="115"/>
+        <location filename="../ui/train_page.cpp" line="175"/>
         <source>idle</source>
         <translation>inattivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="126"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_page.cpp" line="199"/>
         <source>step</source>
-        <translation>step</translation>
+        <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="126"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
         <source>loss</source>
-        <translation>loss</translation>
+        <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="126"/>
+        <location filename="../ui/train_page.cpp" line="33"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
         <source>box</source>
-        <translation>box</translation>
+        <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="126"/>
+        <location filename="../ui/train_page.cpp" line="33"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
         <source>cls</source>
-        <translation>cls</translation>
+        <translation>classe</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="126"/>
+        <location filename="../ui/train_page.cpp" line="34"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="127"/>
+        <location filename="../ui/train_page.cpp" line="34"/>
+        <source>vfl</source>
+        <translation>vfl</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="35"/>
+        <source>bbox</source>
+        <translation>riquadro</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="35"/>
+        <source>giou</source>
+        <translation>GIoU</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="97"/>
+        <source>A model name (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: from scratch) or a .safetensors file (fine-tune)</source>
+        <translation>Un nome di modello (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: da zero) o un file .safetensors (fine-tuning)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="190"/>
+        <source>epoch mean</source>
+        <translation>media dell&apos;epoca</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="193"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="127"/>
+        <location filename="../ui/train_page.cpp" line="193"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="127"/>
+        <location filename="../ui/train_page.cpp" line="193"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="127"/>
+        <location filename="../ui/train_page.cpp" line="193"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="152"/>
+        <location filename="../ui/train_page.cpp" line="199"/>
+        <source>learning rate</source>
+        <translation>tasso di apprendimento</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="199"/>
+        <source>lr</source>
+        <translation>lr</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="199"/>
+        <source>step ms</source>
+        <translation>ms per passo</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="203"/>
+        <source>ms a step</source>
+        <translation>ms per passo</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="232"/>
         <source>last run: %1</source>
         <translation>ultima esecuzione: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="154"/>
+        <location filename="../ui/train_page.cpp" line="232"/>
+        <source>off</source>
+        <translation>spento</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="233"/>
         <source>stopped; Resume continues %1</source>
         <translation>fermato; Riprendi continua %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="155"/>
+        <location filename="../ui/train_page.cpp" line="234"/>
         <source>finished: best mAP50-95 %1, results in %2</source>
         <translation>terminato: miglior mAP50-95 %1, risultati in %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="160"/>
+        <location filename="../ui/train_page.cpp" line="239"/>
         <source>failed: %1</source>
         <translation>non riuscito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="161"/>
+        <location filename="../ui/train_page.cpp" line="240"/>
         <source>error: %1</source>
         <translation>errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="225"/>
+        <location filename="../ui/train_page.cpp" line="270"/>
+        <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
+        <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="322"/>
+        <source>Choose a dataset YAML first</source>
+        <translation>Prima scegli lo YAML di un dataset</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="346"/>
+        <source>resuming %1</source>
+        <translation>ripresa di %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="365"/>
         <source>stopping after this batch…</source>
         <translation>arresto dopo questo batch…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="231"/>
+        <location filename="../ui/train_page.cpp" line="371"/>
         <source>starting…</source>
         <translation>avvio…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="232"/>
+        <location filename="../ui/train_page.cpp" line="338"/>
         <source>training %1 on %2</source>
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="233"/>
+        <location filename="../ui/train_page.cpp" line="372"/>
         <source>requested: eager until a batch shape has repeated 3 times</source>
         <translation>richiesto: eager finché una forma di batch non si è ripetuta 3 volte</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="234"/>
+        <location filename="../ui/train_page.cpp" line="373"/>
         <source>off (CUDA graph unchecked)</source>
         <translation>spento (grafo CUDA non selezionato)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="246"/>
+        <location filename="../ui/train_page.cpp" line="388"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
-        <translation>epoca %1/%2, batch %3/%4, loss %5, %6 ms per step, fine tra %7:%8</translation>
+        <translation>epoca %1/%2, batch %3/%4, perdita %5, %6 ms per passo, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="261"/>
+        <location filename="../ui/train_page.cpp" line="424"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
-        <translation>epoca %1/%2: loss %3%4, %5 s</translation>
+        <translation>epoca %1/%2: perdita %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="265"/>
+        <location filename="../ui/train_page.cpp" line="428"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>
@@ -772,27 +1064,27 @@
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="36"/>
+        <location filename="../app/studio/main.cpp" line="38"/>
         <source>Model name or .safetensors file.</source>
         <translation>Nome del modello o file .safetensors.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="38"/>
+        <location filename="../app/studio/main.cpp" line="40"/>
         <source>auto, cpu, cuda or cuda:N.</source>
         <translation>auto, cpu, cuda o cuda:N.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="40"/>
-        <source>Image to open.</source>
-        <translation>Immagine da aprire.</translation>
+        <location filename="../app/studio/main.cpp" line="42"/>
+        <source>Image, folder or video to open.</source>
+        <translation>Immagine, cartella o video da aprire.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="42"/>
+        <location filename="../app/studio/main.cpp" line="44"/>
         <source>Save the window as PNG and quit.</source>
         <translation>Salva la finestra come PNG ed esci.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="45"/>
+        <location filename="../app/studio/main.cpp" line="47"/>
         <source>Page to show: predict, train, graphs, kernels or settings.</source>
         <translation>Pagina da mostrare: predict, train, graphs, kernels o settings.</translation>
     </message>

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSaveFile>
 #include <QStatusBar>
@@ -15,8 +16,11 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cstdio>
 #include <vector>
 
+#include "cuda_gate.h"
+#include "elided_label.h"
 #include "graphs_page.h"
 #include "kernels_page.h"
 #include "libreyolo/version.h"
@@ -34,6 +38,15 @@ namespace {
 bool isImageFile(const QFileInfo& file) {
     static const QStringList suffixes = {"png", "jpg", "jpeg", "bmp", "webp", "ppm", "tif", "tiff"};
     return file.isFile() && suffixes.contains(file.suffix().toLower());
+}
+
+// What LibTorch runs on here: its version, and the GPUs it sees ("no GPU" rather than the CUDA it
+// was built with, which says nothing about this machine).
+QString engineSummary() {
+    const QString torch = QString::fromStdString(libreyolo::torch_version());
+    if (!cuda_gate::available()) return MainWindow::tr("LibTorch %1 · no GPU").arg(torch);
+    return MainWindow::tr("LibTorch %1 · CUDA %2 · %n GPU(s)", nullptr, cuda_gate::deviceCount())
+        .arg(torch, QString::fromStdString(libreyolo::cuda_version()));
 }
 
 }  // namespace
@@ -70,9 +83,10 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     predictLayout->addWidget(thumbnails_);
     connect(controls_, &PredictControls::changed, this, [this] {
         if (lastPath_.isEmpty()) return;
-        resultLabel_->setText(tr("predicting %1…").arg(lastPath_));
-        QMetaObject::invokeMethod(worker_, "predictAgain", Qt::QueuedConnection,
-                                  Q_ARG(libreyolo::PredictOptions, controls_->options()));
+        resultLabel_->setFullText(tr("predicting %1…").arg(lastPath_));
+        QMetaObject::invokeMethod(
+            worker_, [worker = worker_, options = controls_->options()] { worker->predictAgain(options); },
+            Qt::QueuedConnection);
     });
     trainPage_ = new TrainPage(pages_);
     pages_->addTab(predictPage_, tr("Predict"));
@@ -80,6 +94,8 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     graphsPage_ = new GraphsPage(pages_);
     pages_->addTab(graphsPage_, tr("Graphs"));
     connect(trainPage_, &TrainPage::graphStateChanged, graphsPage_, &GraphsPage::setTrainingState);
+    connect(trainPage_, &TrainPage::runFinished, this,
+            [this](const QString& saveDir, bool) { lastRunWeights_ = QDir(saveDir).filePath("weights"); });
     kernelsPage_ = new KernelsPage(pages_);
     pages_->addTab(kernelsPage_, tr("Kernels"));
     settingsPage_ = new SettingsPage(pages_);
@@ -90,26 +106,31 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open images…"), QKeySequence::Open, this, &MainWindow::openImagesDialog);
+    file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
     file->addAction(tr("Open &folder…"), this, &MainWindow::openFolderDialog);
     file->addAction(tr("&Save results…"), QKeySequence::Save, this, &MainWindow::saveResultsDialog);
     file->addAction(tr("S&top video"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stopVideo);
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    modelLabel_ = new QLabel(tr("loading model…"), this);
-    resultLabel_ = new QLabel(this);
+    // Paths cut in the middle keep the file name; results and errors keep their start. The
+    // margins keep one field from running into the next.
+    modelLabel_ = new ElidedLabel(Qt::ElideMiddle, this);
+    resultLabel_ = new ElidedLabel(Qt::ElideRight, this);
+    auto* engineLabel = new QLabel(engineSummary(), this);
+    for (QLabel* field : {static_cast<QLabel*>(modelLabel_), static_cast<QLabel*>(resultLabel_), engineLabel})
+        field->setContentsMargins(6, 0, 6, 0);
     statusBar()->addWidget(modelLabel_, 1);
-    statusBar()->addPermanentWidget(resultLabel_);
-    statusBar()->addPermanentWidget(new QLabel(
-        QString("LibTorch %1 · CUDA %2")
-            .arg(QString::fromStdString(libreyolo::torch_version()), QString::fromStdString(libreyolo::cuda_version())),
-        this));
+    statusBar()->addPermanentWidget(resultLabel_, 1);
+    statusBar()->addPermanentWidget(engineLabel);
 
     worker_ = new PredictWorker;
     worker_->moveToThread(&workerThread_);
     connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &PredictWorker::modelLoaded, modelLabel_, &QLabel::setText);
+    connect(worker_, &PredictWorker::modelLoaded, this, &MainWindow::showModel);
+    connect(worker_, &PredictWorker::modelLoadFailed, this, &MainWindow::reportModelLoadFailure);
     connect(worker_, &PredictWorker::failed, this, &MainWindow::showError);
     connect(worker_, &PredictWorker::predicted, this, &MainWindow::showResult);
+    connect(worker_, &PredictWorker::predictionFailed, this, &MainWindow::showPredictionFailure);
     connect(worker_, &PredictWorker::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
     connect(worker_, &PredictWorker::videoFinished, this, [this](const QString& path, int frames) {
         statusBar()->showMessage(tr("%1: %n frame(s) predicted", nullptr, frames).arg(path), 10000);
@@ -118,14 +139,22 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     connect(graphsPage_, &GraphsPage::captureRequested, worker_, &PredictWorker::captureGraph, Qt::QueuedConnection);
     connect(graphsPage_, &GraphsPage::releaseRequested, worker_, &PredictWorker::releaseGraphs, Qt::QueuedConnection);
     connect(controls_, &PredictControls::deviceChanged, this, [this](const QString& device) {
-        modelLabel_->setText(tr("moving the model to %1…").arg(device));
-        QMetaObject::invokeMethod(worker_, "moveModel", Qt::QueuedConnection, Q_ARG(QString, device));
-        QMetaObject::invokeMethod(worker_, "predictAgain", Qt::QueuedConnection,
-                                  Q_ARG(libreyolo::PredictOptions, controls_->options()));
+        // No model (its load failed, perhaps on the device just replaced): load it on this one.
+        if (modelDescription_.isEmpty()) {
+            openModel(modelRequest_);
+            return;
+        }
+        modelLabel_->setFullText(tr("moving the model to %1…").arg(device));
+        QMetaObject::invokeMethod(
+            worker_,
+            [worker = worker_, device, options = controls_->options()] {
+                worker->moveModel(device);
+                worker->predictAgain(options);
+            },
+            Qt::QueuedConnection);
     });
     workerThread_.start();
-    QMetaObject::invokeMethod(worker_, "loadModel", Qt::QueuedConnection, Q_ARG(QString, model),
-                              Q_ARG(QString, device));
+    openModel(model);
 
     thumbnailLoader_ = new ThumbnailLoader;
     thumbnailLoader_->moveToThread(&thumbnailThread_);
@@ -146,8 +175,56 @@ MainWindow::~MainWindow() {
     workerThread_.wait();
 }
 
+QString MainWindow::modelStatus() const {
+    return modelLabel_->fullText();
+}
+
+QString MainWindow::resultStatus() const {
+    return resultLabel_->fullText();
+}
+
+void MainWindow::openModel(const QString& nameOrPath) {
+    modelRequest_ = nameOrPath;
+    modelLabel_->setFullText(tr("loading %1…").arg(nameOrPath));
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, nameOrPath, device = controls_->device()] { worker->loadModel(nameOrPath, device); },
+        Qt::QueuedConnection);
+    if (lastPath_.isEmpty()) return;
+    resultLabel_->setFullText(tr("predicting %1…").arg(lastPath_));
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, options = controls_->options()] { worker->predictAgain(options); },
+        Qt::QueuedConnection);
+}
+
+void MainWindow::openModelDialog() {
+    // The weights of the run just trained are the likeliest choice.
+    const QString folder = lastRunWeights_.isEmpty() ? QFileInfo(modelRequest_).path() : lastRunWeights_;
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open model weights"), folder, tr("Weights (*.safetensors *.pt)"));
+    if (!path.isEmpty()) openModel(path);
+}
+
+void MainWindow::showModel(const QString& description) {
+    modelDescription_ = description;
+    modelLabel_->setFullText(description);
+}
+
+void MainWindow::reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept) {
+    const QString message = PredictWorker::loadFailureMessage(nameOrPath, reason);
+    if (previousKept)
+        modelLabel_->setFullText(modelDescription_);
+    else
+        modelLabel_->setFullText(tr("no model: %1").arg(reason));
+    showBlockingError(tr("Cannot load the model"),
+                      previousKept ? tr("%1\n\nStill using %2.").arg(message, modelDescription_) : message);
+    Q_EMIT modelLoadFailed(message);
+    showError(message);
+}
+
 void MainWindow::showResult(const QImage& image, const libreyolo::Result& result) {
     view_->setPrediction(image, result);
+    statusBar()->clearMessage();
     if (result.frame < 0) results_.insert(QString::fromStdString(result.path), result);  // videos are not saved
     const libreyolo::Speed& s = result.speed;
     QString text =
@@ -156,7 +233,7 @@ void MainWindow::showResult(const QImage& image, const libreyolo::Result& result
             .arg(s.inference_ms, 0, 'f', 1)
             .arg(s.postprocess_ms, 0, 'f', 1);
     if (result.frame >= 0) text = tr("frame %1 · %2").arg(result.frame + 1).arg(text);
-    resultLabel_->setText(text);
+    resultLabel_->setFullText(text);
     for (int i = 0; i < thumbnails_->count(); ++i)
         if (thumbnails_->item(i)->data(Qt::UserRole).toString() == QString::fromStdString(result.path))
             thumbnails_->item(i)->setToolTip(
@@ -166,17 +243,33 @@ void MainWindow::showResult(const QImage& image, const libreyolo::Result& result
     Q_EMIT predictionShown(static_cast<int>(result.boxes.size()));
 }
 
+void MainWindow::showPredictionFailure(const QString& path, const QString& message) {
+    view_->showFailure(message);
+    for (int i = 0; i < thumbnails_->count(); ++i)
+        if (thumbnails_->item(i)->data(Qt::UserRole).toString() == path)
+            thumbnails_->item(i)->setToolTip(QString("%1\n%2").arg(path, message));
+    showError(message);
+}
+
 void MainWindow::openImage(const QString& path) {
     pages_->setCurrentWidget(predictPage_);
     lastPath_ = path;
     const bool video = libreyolo::VideoFrames::is_video_file(path.toStdString());
-    resultLabel_->setText((video ? tr("playing %1…") : tr("predicting %1…")).arg(path));
-    QMetaObject::invokeMethod(worker_, video ? "playVideo" : "predictFile", Qt::QueuedConnection, Q_ARG(QString, path),
-                              Q_ARG(libreyolo::PredictOptions, controls_->options()));
+    resultLabel_->setFullText((video ? tr("playing %1…") : tr("predicting %1…")).arg(path));
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, path, video, options = controls_->options()] {
+            if (video)
+                worker->playVideo(path, options);
+            else
+                worker->predictFile(path, options);
+        },
+        Qt::QueuedConnection);
 }
 
 void MainWindow::stopVideo() {
-    QMetaObject::invokeMethod(worker_, "stopVideo", Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_] { worker->stopVideo(); }, Qt::QueuedConnection);
 }
 
 QStringList MainWindow::imageFiles(const QStringList& paths) {
@@ -217,8 +310,10 @@ void MainWindow::openPaths(const QStringList& paths) {
         }
     }
     thumbnails_->setVisible(files.size() > 1);
-    QMetaObject::invokeMethod(thumbnailLoader_, "load", Qt::QueuedConnection, Q_ARG(int, thumbnailGeneration_),
-                              Q_ARG(QStringList, files));
+    QMetaObject::invokeMethod(
+        thumbnailLoader_,
+        [loader = thumbnailLoader_, generation = thumbnailGeneration_, files] { loader->load(generation, files); },
+        Qt::QueuedConnection);
     thumbnails_->setCurrentRow(0);  // predicts the first
 }
 
@@ -274,7 +369,7 @@ void MainWindow::saveResultsDialog() {
     QString error;
     const int written = saveResults(folder, &error);
     if (written < 0)
-        showError(error);
+        showBlockingError(tr("Cannot save the results"), error);
     else
         statusBar()->showMessage(
             tr("Saved %n annotated image(s) and predictions.json to %1", nullptr, written).arg(folder), 10000);
@@ -291,8 +386,20 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (!paths.isEmpty()) openPaths(paths);
 }
 
+// In the result field, elided, whole in its tooltip; not as a status-bar message, which the
+// permanent fields would cut and which would outlive the next success.
 void MainWindow::showError(const QString& message) {
-    resultLabel_->setText(message);
-    statusBar()->showMessage(message, 10000);
+    resultLabel_->setFullText(message);
     Q_EMIT errorShown(message);
+}
+
+void MainWindow::showBlockingError(const QString& title, const QString& message) {
+    const QString line = QString(message).replace(QLatin1Char('\n'), QLatin1Char(' '));
+    std::fprintf(stderr, "libreyolo-studio: %s\n", line.toLocal8Bit().constData());
+    std::fflush(stderr);
+    if (!errorDialog_) errorDialog_ = new QMessageBox(QMessageBox::Critical, title, message, QMessageBox::Ok, this);
+    errorDialog_->setWindowTitle(title);
+    errorDialog_->setText(message);
+    // open(), not exec(): the window (and its worker, and a test driving it) keeps running.
+    errorDialog_->open();
 }

@@ -2,20 +2,23 @@
 // The studio's window: pages Predict (a zoomable prediction view fed by drag and drop or File ▸
 // Open, a thumbnail strip when several images are open, videos played with per-frame detections,
 // saving annotated images and JSON), Train,
-// Graphs and Settings; the engine on worker threads, its state in the status bar.
+// Graphs and Settings; the engine on worker threads, its state in the status bar. Errors that stop
+// the user (a model that cannot be loaded, results that cannot be saved) also open a dialog and
+// print one line on stderr.
 #include <QHash>
 #include <QMainWindow>
 #include <QThread>
 
 #include "libreyolo/results.h"
 
+class ElidedLabel;
 class GraphsPage;
 class KernelsPage;
 class PredictControls;
 class PredictionView;
 class PredictWorker;
-class QLabel;
 class QListWidget;
+class QMessageBox;
 class QTabWidget;
 class SettingsPage;
 class ThumbnailLoader;
@@ -35,6 +38,11 @@ public:
     SettingsPage* settingsPage() const { return settingsPage_; }
     KernelsPage* kernelsPage() const { return kernelsPage_; }
     QTabWidget* pages() const { return pages_; }
+    // The status bar's fields in full (they show elided): the model, the last result or error.
+    QString modelStatus() const;
+    QString resultStatus() const;
+    // The dialog that errors which stop the user open (null before the first).
+    QMessageBox* errorDialog() const { return errorDialog_; }
 
     // Image files of paths, folders expanded (their images, sorted), in order.
     static QStringList imageFiles(const QStringList& paths);
@@ -50,10 +58,16 @@ public Q_SLOTS:
     void openImagesDialog();
     void openFolderDialog();
     void saveResultsDialog();
+    // Loads weights (or a model name) on the worker thread, on the Predict page's device, then
+    // predicts the current image again. A failure keeps the model loaded before, if any.
+    void openModel(const QString& nameOrPath);
+    void openModelDialog();
 
 Q_SIGNALS:
     void predictionShown(int detections);
     void errorShown(const QString& message);
+    // The model could not be loaded: already in a dialog and on stderr; errorShown follows.
+    void modelLoadFailed(const QString& message);
     void thumbnailShown(int index);
     void videoFinished(int frames);
 
@@ -63,7 +77,12 @@ protected:
 
 private:
     void showError(const QString& message);
+    // showError, and a dialog and a line on stderr: for errors the user cannot go on past.
+    void showBlockingError(const QString& title, const QString& message);
     void showResult(const QImage& image, const libreyolo::Result& result);
+    void showPredictionFailure(const QString& path, const QString& message);
+    void showModel(const QString& description);
+    void reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept);
 
     QThread workerThread_, thumbnailThread_;
     PredictWorker* worker_ = nullptr;
@@ -80,6 +99,10 @@ private:
     SettingsPage* settingsPage_ = nullptr;
     KernelsPage* kernelsPage_ = nullptr;
     QTabWidget* pages_ = nullptr;
-    QLabel* modelLabel_ = nullptr;
-    QLabel* resultLabel_ = nullptr;
+    ElidedLabel* modelLabel_ = nullptr;
+    ElidedLabel* resultLabel_ = nullptr;
+    QMessageBox* errorDialog_ = nullptr;
+    QString modelRequest_;      // the name or file last asked to load
+    QString modelDescription_;  // of the model loaded; empty while none is
+    QString lastRunWeights_;    // the weights folder of the last training run, for Open model
 };

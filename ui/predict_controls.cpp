@@ -7,6 +7,8 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include "cuda_gate.h"
+
 PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
     const libreyolo::PredictOptions defaults;
     auto threshold = [this](double value) {
@@ -34,11 +36,13 @@ PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
     graph_->setToolTip(
         tr("Replay the network as a CUDA graph: on captures each new input shape, auto "
            "captures when a shape comes again (CUDA devices only)"));
+    cuda_gate::disableGraphModesWithoutGpu(graph_, static_cast<int>(libreyolo::GraphMode::Off));
     connect(graph_, &QComboBox::currentIndexChanged, this, &PredictControls::changed);
     device_ = new QComboBox(this);
     device_->setEditable(true);
     device_->addItems({"auto", "cpu", "cuda", "cuda:0"});
     device_->setToolTip(tr("Where the model runs: auto, cpu, cuda or cuda:N"));
+    cuda_gate::disableMissingDevices(device_);
     connect(device_, &QComboBox::activated, this, [this] { Q_EMIT deviceChanged(device()); });
     connect(device_->lineEdit(), &QLineEdit::editingFinished, this, [this] { Q_EMIT deviceChanged(device()); });
 

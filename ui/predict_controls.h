@@ -1,7 +1,8 @@
 #pragma once
 // The Predict page's settings: confidence and IoU thresholds, input size, CUDA graph mode and
 // device. A change of the first four emits changed() so the page can predict the current image
-// again; a device change emits deviceChanged() (the model moves first).
+// again; a device change emits deviceChanged() (the model moves first). Without a CUDA GPU the
+// graph modes on and auto and the cuda devices are listed but disabled.
 #include <QWidget>
 
 #include "libreyolo/model.h"
@@ -16,9 +17,13 @@ public:
     explicit PredictControls(QWidget* parent = nullptr);
     libreyolo::PredictOptions options() const;
     void setConf(double conf);
+    // Any mode, even one the user cannot choose here (a saved setting from a GPU machine): the
+    // engine then says what it does with it.
     void setGraphMode(libreyolo::GraphMode mode);
     QString device() const;
     void setDevice(const QString& device);  // without emitting deviceChanged
+    QComboBox* graphModeBox() const { return graph_; }
+    QComboBox* deviceBox() const { return device_; }
 
 Q_SIGNALS:
     void changed();

@@ -9,15 +9,23 @@
 PredictWorker::PredictWorker(QObject* parent) : QObject(parent) {}
 PredictWorker::~PredictWorker() = default;
 
+QString PredictWorker::loadFailureMessage(const QString& nameOrPath, const QString& reason) {
+    return tr("Cannot load model %1: %2").arg(nameOrPath, reason);
+}
+
 void PredictWorker::loadModel(const QString& nameOrPath, const QString& device) {
     try {
-        model_ =
+        auto loaded =
             std::make_unique<libreyolo::Model>(libreyolo::Model::load(nameOrPath.toStdString(), device.toStdString()));
+        model_ = std::move(loaded);
+        loadError_.clear();
         describeModel();
-        reportGraphs();
     } catch (const std::exception& e) {
-        Q_EMIT failed(tr("Cannot load model %1: %2").arg(nameOrPath, QString::fromUtf8(e.what())));
+        const QString reason = QString::fromUtf8(e.what());
+        if (!model_) loadError_ = loadFailureMessage(nameOrPath, reason);
+        Q_EMIT modelLoadFailed(nameOrPath, reason, model_ != nullptr);
     }
+    reportGraphs();
 }
 
 void PredictWorker::describeModel() {
@@ -30,33 +38,38 @@ void PredictWorker::describeModel() {
 }
 
 void PredictWorker::moveModel(const QString& device) {
-    if (!modelReady()) return;
+    if (!model_) {
+        Q_EMIT failed(noModelMessage());
+        return;
+    }
     try {
         model_->to(device.toStdString());
-        describeModel();
     } catch (const std::exception& e) {
         Q_EMIT failed(tr("Cannot move the model to %1: %2").arg(device, QString::fromUtf8(e.what())));
     }
+    describeModel();  // where it is now, moved or not: the window said "moving…"
     reportGraphs();
 }
 
-bool PredictWorker::modelReady() {
-    if (!model_) Q_EMIT failed(tr("No model is loaded"));
-    return model_ != nullptr;
+QString PredictWorker::noModelMessage() const {
+    return loadError_.isEmpty() ? tr("No model is loaded") : loadError_;
 }
 
 void PredictWorker::predictFile(const QString& path, const libreyolo::PredictOptions& options) {
     stopVideo();
-    if (!modelReady()) return;
     QImageReader reader(path);
     reader.setAutoTransform(false);  // the engine sees the stored pixels, so must the view
-    const QImage image = reader.read().convertToFormat(QImage::Format_RGB888);
-    if (image.isNull()) {
-        Q_EMIT failed(tr("Cannot read image %1: %2").arg(path, reader.errorString()));
+    // Read even without a model: a model opened later predicts it (predictAgain).
+    path_ = path;
+    image_ = reader.read().convertToFormat(QImage::Format_RGB888);
+    if (image_.isNull()) {
+        Q_EMIT predictionFailed(path, tr("Cannot read image %1: %2").arg(path, reader.errorString()));
         return;
     }
-    path_ = path;
-    image_ = image;
+    if (!model_) {
+        Q_EMIT predictionFailed(path, noModelMessage());
+        return;
+    }
     predictImage(options);
 }
 
@@ -65,19 +78,28 @@ void PredictWorker::predictAgain(const libreyolo::PredictOptions& options) {
         videoOptions_ = options;
         return;
     }
-    if (!image_.isNull() && modelReady()) predictImage(options);
+    if (image_.isNull()) return;
+    if (!model_) {
+        Q_EMIT predictionFailed(path_, noModelMessage());
+        return;
+    }
+    predictImage(options);
 }
 
 void PredictWorker::playVideo(const QString& path, const libreyolo::PredictOptions& options) {
     stopVideo();
-    if (!modelReady()) return;
+    path_ = path;
+    image_ = QImage();
+    if (!model_) {
+        Q_EMIT predictionFailed(path, noModelMessage());
+        return;
+    }
     try {
         video_ = std::make_unique<libreyolo::VideoFrames>(path.toStdString());
     } catch (const std::exception& e) {
-        Q_EMIT failed(tr("Cannot play %1: %2").arg(path, QString::fromUtf8(e.what())));
+        Q_EMIT predictionFailed(path, tr("Cannot play %1: %2").arg(path, QString::fromUtf8(e.what())));
         return;
     }
-    path_ = path;
     videoOptions_ = options;
     playNextFrame(videoGeneration_);
 }
@@ -116,7 +138,7 @@ void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
         if (video_) results.front().frame = video_->frames_read() - 1;
         Q_EMIT predicted(image_, results.front());
     } catch (const std::exception& e) {
-        Q_EMIT failed(tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
+        Q_EMIT predictionFailed(path_, tr("Prediction failed on %1: %2").arg(path_, QString::fromUtf8(e.what())));
         stopVideo();
     }
     // Only a graph mode captures or replays: eager predictions (every video frame among them)
@@ -125,7 +147,10 @@ void PredictWorker::predictImage(const libreyolo::PredictOptions& options) {
 }
 
 void PredictWorker::captureGraph(int imgsz, int batch, const QString& dtype) {
-    if (!modelReady()) return;
+    if (!model_) {
+        Q_EMIT failed(noModelMessage());
+        return;
+    }
     try {
         model_->capture_graph(imgsz, batch, dtype.toStdString());
     } catch (const std::exception& e) {
@@ -135,7 +160,7 @@ void PredictWorker::captureGraph(int imgsz, int batch, const QString& dtype) {
 }
 
 void PredictWorker::releaseGraphs() {
-    if (!modelReady()) return;
+    if (!model_) return;  // nothing captured, nothing to release
     model_->release_graphs();
     reportGraphs();
 }

@@ -16,7 +16,11 @@ public:
     explicit PredictWorker(QObject* parent = nullptr);
     ~PredictWorker() override;
 
+    // The sentence a failed load of nameOrPath is reported with (reason: the engine's).
+    static QString loadFailureMessage(const QString& nameOrPath, const QString& reason);
+
 public Q_SLOTS:
+    // A model that cannot be loaded leaves the one loaded before (if any) in use.
     void loadModel(const QString& nameOrPath, const QString& device);
     void predictFile(const QString& path, const libreyolo::PredictOptions& options);
     // The last image read, with other options (no second read of the file); during a video, the
@@ -26,13 +30,21 @@ public Q_SLOTS:
     // rate (or as fast as prediction goes, when slower); the queue stays open between frames.
     void playVideo(const QString& path, const libreyolo::PredictOptions& options);
     void stopVideo();
-    void moveModel(const QString& device);  // Model::to, then says which device in modelLoaded
+    // Model::to, then says where the model is in modelLoaded (moved or, after a failure, not).
+    void moveModel(const QString& device);
     void captureGraph(int imgsz, int batch, const QString& dtype);
     void releaseGraphs();
 
 Q_SIGNALS:
     void modelLoaded(const QString& description);
+    // reason: the engine's; previousKept: the model loaded before is still in use.
+    void modelLoadFailed(const QString& nameOrPath, const QString& reason, bool previousKept);
     void predicted(const QImage& image, const libreyolo::Result& result);
+    // Nothing could be predicted for path (unreadable, no model, the engine refused): the view
+    // must not keep showing an earlier image as if it were this one. With no model after a failed
+    // load, message repeats that load's message, so the user sees one cause, not two.
+    void predictionFailed(const QString& path, const QString& message);
+    // A request other than a prediction failed (moving the model, capturing a graph).
     void failed(const QString& message);
     // The model's captured graphs, after every load, prediction, capture and release.
     void graphsChanged(const std::vector<libreyolo::GraphInfo>& graphs);
@@ -42,12 +54,13 @@ private:
     void reportGraphs();
     void describeModel();
     void playNextFrame(int generation);
-    bool modelReady();                                            // says so when no model is loaded
+    QString noModelMessage() const;                               // why there is no model
     void predictImage(const libreyolo::PredictOptions& options);  // image_, with a model
 
     std::unique_ptr<libreyolo::Model> model_;
+    QString loadError_;  // the message of the load that left no model; empty while one is loaded
     QString path_;
-    QImage image_;  // RGB888, as read from path_
+    QImage image_;  // RGB888, as read from path_; null when path_ could not be read
     std::unique_ptr<libreyolo::VideoFrames> video_;
     libreyolo::PredictOptions videoOptions_;
     int videoGeneration_ = 0;  // a frame scheduled for an earlier video does nothing

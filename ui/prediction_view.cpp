@@ -1,5 +1,6 @@
 #include "prediction_view.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QWheelEvent>
@@ -7,30 +8,37 @@
 #include <algorithm>
 #include <cmath>
 
+#include "libreyolo/annotate.h"
+
 namespace {
 
 constexpr double kMinZoom = 0.25, kMaxZoom = 40;
 
-QColor colourFor(int cls) {
-    return QColor::fromHsv((cls * 47) % 360, 220, 255);
+QColor toQColor(libreyolo::Rgb c) {
+    return QColor(c.r, c.g, c.b);
 }
 
 // Boxes and labels of result over an image drawn at target (scale: widget pixels per image pixel).
+// Labels follow the engine's placement in widget pixels, so they stay inside the drawn image.
 void drawDetections(QPainter& p, const QRectF& target, double scale, const libreyolo::Result& result) {
     p.setRenderHint(QPainter::Antialiasing);
+    const QFontMetrics metrics = p.fontMetrics();
     for (const auto& d : result.boxes) {
+        const libreyolo::Rgb rgb = libreyolo::class_colour(d.cls);
+        const QColor colour = toQColor(rgb);
         const QRectF box(target.left() + d.x1 * scale, target.top() + d.y1 * scale, (d.x2 - d.x1) * scale,
                          (d.y2 - d.y1) * scale);
-        p.setPen(QPen(colourFor(d.cls), 2));
+        p.setPen(QPen(colour, 2));
         p.drawRect(box);
         const QString label =
             QString("%1 %2").arg(QString::fromStdString(result.class_name(d.cls))).arg(d.conf, 0, 'f', 2);
-        const QRectF text = p.fontMetrics().boundingRect(label).adjusted(-2, 0, 2, 0);
-        // Above the box, or just inside it when the box touches the top edge.
-        const bool above = box.top() - text.height() >= target.top();
-        const QRectF tag(box.topLeft() - QPointF(0, above ? text.height() : 0), text.size());
-        p.fillRect(tag, colourFor(d.cls));
-        p.setPen(Qt::black);
+        const int tagWidth = metrics.horizontalAdvance(label) + 4, tagHeight = metrics.height();
+        const libreyolo::LabelPlace at =
+            libreyolo::place_label(qRound(box.left() - target.left()), qRound(box.top() - target.top()), tagWidth,
+                                   tagHeight, qRound(target.width()), qRound(target.height()));
+        const QRectF tag(target.left() + at.x, target.top() + at.y, tagWidth, tagHeight);
+        p.fillRect(tag, colour);
+        p.setPen(toQColor(libreyolo::label_text_colour(rgb)));
         p.drawText(tag, Qt::AlignCenter, label);
     }
 }
@@ -46,7 +54,15 @@ void PredictionView::setPrediction(const QImage& image, const libreyolo::Result&
     if (image.size() != image_.size()) resetView();
     image_ = image;
     result_ = result;
+    failure_.clear();
     update();
+}
+
+void PredictionView::showFailure(const QString& message) {
+    image_ = QImage();
+    result_ = libreyolo::Result();
+    failure_ = message;
+    resetView();
 }
 
 void PredictionView::resetView() {
@@ -69,7 +85,8 @@ void PredictionView::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().window());
     if (image_.isNull()) {
-        p.drawText(rect(), Qt::AlignCenter, tr("Drop an image here"));
+        p.drawText(rect().adjusted(16, 16, -16, -16), Qt::AlignCenter | Qt::TextWordWrap,
+                   failure_.isEmpty() ? tr("Drop an image here") : failure_);
         return;
     }
     const QRectF target = imageRect();
@@ -115,7 +132,8 @@ void PredictionView::mouseDoubleClickEvent(QMouseEvent*) {
 
 QImage PredictionView::annotated(const QImage& image, const libreyolo::Result& result) {
     QImage out = image.convertToFormat(QImage::Format_RGB888);
-    QPainter p(&out);
-    drawDetections(p, QRectF(QPointF(0, 0), QSizeF(out.size())), 1.0, result);
+    if (out.isNull()) return out;
+    // bits() detaches: the caller's image stays as it was.
+    libreyolo::draw_detections(out.bits(), out.width(), out.height(), static_cast<int>(out.bytesPerLine()), result);
     return out;
 }

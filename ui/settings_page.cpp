@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 
+#include "cuda_gate.h"
 #include "studio_settings.h"
 
 SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
@@ -16,6 +17,7 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
     graphMode_->addItem(tr("off"), static_cast<int>(libreyolo::GraphMode::Off));
     graphMode_->addItem(tr("on"), static_cast<int>(libreyolo::GraphMode::On));
     graphMode_->addItem(tr("auto"), static_cast<int>(libreyolo::GraphMode::Auto));
+    cuda_gate::disableGraphModesWithoutGpu(graphMode_, static_cast<int>(libreyolo::GraphMode::Off));
     graphMode_->setCurrentIndex(graphMode_->findData(static_cast<int>(settings.graphMode())));
     connect(graphMode_, &QComboBox::currentIndexChanged, this, [this] {
         const auto mode = static_cast<libreyolo::GraphMode>(graphMode_->currentData().toInt());
@@ -26,6 +28,7 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
     device_ = new QComboBox(this);
     device_->setEditable(true);
     device_->addItems({"auto", "cpu", "cuda", "cuda:0", "cuda:1"});
+    cuda_gate::disableMissingDevices(device_);
     device_->setCurrentText(settings.device());
     connect(device_, &QComboBox::currentTextChanged, this, [](const QString& d) { StudioSettings().setDevice(d); });
 

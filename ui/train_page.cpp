@@ -2,8 +2,10 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -15,13 +17,24 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 #include "qcustomplot_include.h"
 
+#include "cuda_gate.h"
 #include "libreyolo/families.h"
 #include "train_worker.h"
 
 namespace {
 
+// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's and RT-DETR's.
+constexpr const char* kLossPartNames[] = {
+    QT_TRANSLATE_NOOP("TrainPage", "box"),  QT_TRANSLATE_NOOP("TrainPage", "cls"),
+    QT_TRANSLATE_NOOP("TrainPage", "dfl"),  QT_TRANSLATE_NOOP("TrainPage", "vfl"),
+    QT_TRANSLATE_NOOP("TrainPage", "bbox"), QT_TRANSLATE_NOOP("TrainPage", "giou")};
+
+// The legend gets a row of its own above the axes, so it never covers the newest data.
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
     const QColor colors[] = {QColor(30, 30, 30), QColor(200, 60, 40), QColor(40, 120, 200), QColor(60, 160, 60),
@@ -34,8 +47,41 @@ QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStrin
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
     plot->legend->setVisible(true);
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, plot->legend);  // takes it out of the axis rect
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->plotLayout()->setRowStretchFactor(0, 0.001);
     plot->setMinimumHeight(160);
     return plot;
+}
+
+// Steps and epochs are counted: ticks on whole numbers only.
+void useIntegerTicks(QCPAxis* axis) {
+    QSharedPointer<QCPAxisTickerFixed> ticker(new QCPAxisTickerFixed);
+    ticker->setTickStep(1);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    axis->setTicker(ticker);
+}
+
+// A counted axis after rescaleAxes: from 0 at the least, at least one unit wide (one point or none
+// would otherwise give a range around it, negative below 1).
+void fitCountAxis(QCPAxis* axis) {
+    const QCPRange r = axis->range();
+    const double lower = std::max(0.0, std::floor(r.lower));
+    axis->setRange(lower, std::max(lower + 1, std::ceil(r.upper)));
+}
+
+// Losses, learning rates and step times are never negative: neither is their axis, even when
+// rescaling around a single point would take it below 0.
+void keepNonNegative(QCPAxis* axis) {
+    if (axis->range().lower < 0) axis->setRangeLower(0);
+}
+
+// A resumed run repeats the interrupted epoch's steps (or a validated epoch): drop what was drawn
+// from key on, so every line keeps running forwards.
+void dropFrom(QCPGraph* graph, double key) {
+    graph->data()->removeAfter(key - 0.5);
 }
 
 }  // namespace
@@ -53,6 +99,7 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     family_ = libreyolo::parse_model_name(defaults.model).family;
     connect(model_, &QLineEdit::editingFinished, this, &TrainPage::applyFamilyDefaults);
     data_ = new QLineEdit(this);
+    data_->setObjectName("data");
     data_->setPlaceholderText(tr("data.yaml"));
     auto* browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -76,6 +123,7 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     device_ = new QComboBox(this);
     device_->setEditable(true);
     device_->addItems({"auto", "cpu", "cuda"});
+    cuda_gate::disableMissingDevices(device_);
     optimizer_ = new QComboBox(this);
     optimizer_->addItems({"SGD", "Adam", "AdamW"});
     lr0_ = new QDoubleSpinBox(this);
@@ -84,10 +132,15 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     lr0_->setSingleStep(0.001);
     lr0_->setValue(defaults.lr0);
     amp_ = new QCheckBox(tr("mixed precision (CUDA)"), this);
+    amp_->setObjectName("amp");
     amp_->setChecked(defaults.amp);
+    cuda_gate::disableWithoutGpu(amp_, cuda_gate::noGpuForAmp());
     cudaGraph_ = new QCheckBox(tr("capture the training step as a CUDA graph"), this);
+    cudaGraph_->setObjectName("cudaGraph");
+    cuda_gate::disableWithoutGpu(cudaGraph_, cuda_gate::noGpuForGraphs());
     project_ = new QLineEdit(QString::fromStdString(defaults.project), this);
     name_ = new QLineEdit(QString::fromStdString(defaults.name), this);
+    name_->setObjectName("name");
 
     auto* form = new QFormLayout;
     form->addRow(tr("Model"), model_);
@@ -120,6 +173,10 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     progress_->setRange(0, 1000);
     progress_->setValue(0);
     status_ = new QLabel(tr("idle"), this);
+    status_->setObjectName("status");
+    // Wrapped within the column's width, never widening it while a run reports progress.
+    status_->setWordWrap(true);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
 
     auto* left = new QVBoxLayout;
     left->addLayout(form);
@@ -134,7 +191,13 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     lossPlot_->graph(4)->setLineStyle(QCPGraph::lsNone);
     lossPlot_->graph(4)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
     metricPlot_ = makePlot(tr("epoch"), tr("mAP"), {tr("mAP50"), tr("mAP50-95")}, this);
+    // Discs: the first validation is a single point, which a line alone would not show.
+    for (int i = 0; i < metricPlot_->graphCount(); ++i)
+        metricPlot_->graph(i)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    metricPlot_->yAxis->setRange(0, 1);
+    metricPlot_->xAxis->setRange(0, 1);
     ratePlot_ = makePlot(tr("step"), tr("learning rate"), {tr("lr"), tr("step ms")}, this);
+    for (QCustomPlot* plot : {lossPlot_, metricPlot_, ratePlot_}) useIntegerTicks(plot->xAxis);
     // Step time on its own axis, at the right.
     ratePlot_->yAxis2->setVisible(true);
     ratePlot_->yAxis2->setLabel(tr("ms a step"));
@@ -161,15 +224,16 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     connect(this, &TrainPage::startRequested, worker_, &TrainWorker::run, Qt::QueuedConnection);
     connect(worker_, &TrainWorker::event, this, &TrainPage::onEvent);
     connect(worker_, &TrainWorker::logLine, this, &TrainPage::appendLog);
-    connect(worker_, &TrainWorker::finished, this,
-            [this](const QString& dir, bool stopped, double best, const QString& cudaGraph) {
-                setRunning(false);
-                Q_EMIT graphStateChanged(tr("last run: %1").arg(cudaGraph));
-                status_->setText(stopped
-                                     ? tr("stopped; Resume continues %1").arg(dir)
+    connect(
+        worker_, &TrainWorker::finished, this,
+        [this](const QString& dir, bool stopped, double best, const QString& cudaGraph) {
+            setRunning(false);
+            showRunFolder(dir);
+            Q_EMIT graphStateChanged(tr("last run: %1").arg(cudaGraph == QLatin1String("off") ? tr("off") : cudaGraph));
+            status_->setText(stopped ? tr("stopped; Resume continues %1").arg(dir)
                                      : tr("finished: best mAP50-95 %1, results in %2").arg(best, 0, 'f', 4).arg(dir));
-                Q_EMIT runFinished(dir, stopped);
-            });
+            Q_EMIT runFinished(dir, stopped);
+        });
     connect(worker_, &TrainWorker::failed, this, [this](const QString& message) {
         setRunning(false);
         status_->setText(tr("failed: %1").arg(message));
@@ -229,7 +293,9 @@ libreyolo::TrainOptions TrainPage::options() const {
     o.cuda_graph = cudaGraph_->isChecked();
     o.project = project_->text().trimmed().toStdString();
     o.name = name_->text().trimmed().toStdString();
-    o.exist_ok = true;  // the form names the folder; a rerun writes into it
+    // A run never writes over another: the engine numbers a taken name (exp, exp2, ...), and the
+    // page shows the folder it chose in Run name, which is what Resume continues.
+    o.exist_ok = false;
     return o;
 }
 
@@ -242,25 +308,55 @@ void TrainPage::setOptions(const libreyolo::TrainOptions& o) {
     device_->setCurrentText(QString::fromStdString(o.device));
     optimizer_->setCurrentText(QString::fromStdString(o.optimizer));
     lr0_->setValue(o.lr0);
-    amp_->setChecked(o.amp);
-    cudaGraph_->setChecked(o.cuda_graph);
+    // Without a GPU these stay unchecked (and disabled): the form shows what the run will do.
+    amp_->setChecked(o.amp && amp_->isEnabled());
+    cudaGraph_->setChecked(o.cuda_graph && cudaGraph_->isEnabled());
     project_->setText(QString::fromStdString(o.project));
     name_->setText(QString::fromStdString(o.name));
 }
 
 void TrainPage::start() {
     if (running_) return;
-    for (int i = 0; i < lossPlot_->graphCount(); ++i) lossPlot_->graph(i)->data()->clear();
-    for (int i = 0; i < metricPlot_->graphCount(); ++i) metricPlot_->graph(i)->data()->clear();
-    for (int i = 0; i < ratePlot_->graphCount(); ++i) ratePlot_->graph(i)->data()->clear();
-    launch(options());
+    libreyolo::TrainOptions o = options();
+    if (o.data.empty()) {
+        const QString message = tr("Choose a dataset YAML first");
+        status_->setText(message);
+        data_->setFocus();
+        Q_EMIT runFailed(message);
+        return;
+    }
+    // Run name still shows the folder the page wrote there: a new run starts from the name typed
+    // before it, so the engine numbers exp3 after exp2, not exp22.
+    if (!runFolderName_.isEmpty() && QString::fromStdString(o.name) == runFolderName_)
+        o.name = runBaseName_.toStdString();
+    runBaseName_ = QString::fromStdString(o.name);
+    runFolderName_.clear();
+    for (QCustomPlot* plot : {lossPlot_, metricPlot_, ratePlot_})
+        for (int i = 0; i < plot->graphCount(); ++i) plot->graph(i)->data()->clear();
+    metricPlot_->xAxis->setRange(0, 1);
+    for (QCustomPlot* plot : {lossPlot_, metricPlot_, ratePlot_}) plot->replot(QCustomPlot::rpQueuedReplot);
+    appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));
+    launch(o);
 }
 
 void TrainPage::resume() {
     if (running_) return;
     libreyolo::TrainOptions o = options();
-    o.resume = true;
+    o.resume = true;  // the data and the rest come from the run's checkpoint
+    appendLog(tr("resuming %1").arg(QDir(QString::fromStdString(o.project)).filePath(QString::fromStdString(o.name))));
     launch(o);
+}
+
+void TrainPage::showRunFolder(const QString& dir) {
+    if (dir.isEmpty()) return;
+    runFolderName_ = QFileInfo(dir).fileName();
+    name_->setText(runFolderName_);
+}
+
+QString TrainPage::lossPartName(const std::string& engineName) {
+    for (const char* known : kLossPartNames)
+        if (engineName == known) return tr(known);
+    return QString::fromStdString(engineName);
 }
 
 void TrainPage::stop() {
@@ -273,13 +369,15 @@ void TrainPage::launch(const libreyolo::TrainOptions& o) {
     setRunning(true);
     progress_->setValue(0);
     status_->setText(tr("starting…"));
-    appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));
     Q_EMIT graphStateChanged(o.cuda_graph ? tr("requested: eager until a batch shape has repeated 3 times")
                                           : tr("off (CUDA graph unchecked)"));
     Q_EMIT startRequested(o);
 }
 
 void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
+    // The form shows the folder the run writes into from its first event (exp2 when exp was taken).
+    if (const QString dir = QString::fromStdString(e.save_dir); QFileInfo(dir).fileName() != runFolderName_)
+        showRunFolder(dir);
     if (e.kind == libreyolo::TrainEvent::Kind::Graph) {  // its line reaches the log through the engine's log
         Q_EMIT graphStateChanged(QString::fromStdString(e.message));
         return;
@@ -296,23 +394,32 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
                              .arg(e.step_ms, 0, 'f', 0)
                              .arg(eta / 60)
                              .arg(eta % 60, 2, 10, QChar('0')));
+        for (QCustomPlot* plot : {lossPlot_, ratePlot_})
+            for (int i = 0; i < plot->graphCount(); ++i) dropFrom(plot->graph(i), e.step);
         lossPlot_->graph(0)->addData(e.step, e.loss);
         // The family's three parts (YOLOv9: box, cls, dfl; RT-DETR: vfl, bbox, giou) name the curves.
         for (std::size_t i = 0; i < e.loss_parts.size() && i < 3; ++i) {
             QCPGraph* part = lossPlot_->graph(static_cast<int>(i) + 1);
-            const QString name = i < e.loss_names.size() ? QString::fromStdString(e.loss_names[i]) : QString();
+            const QString name = i < e.loss_names.size() ? lossPartName(e.loss_names[i]) : QString();
             if (!name.isEmpty() && part->name() != name) part->setName(name);
             part->addData(e.step, e.loss_parts[i]);
         }
         lossPlot_->rescaleAxes();
+        fitCountAxis(lossPlot_->xAxis);
+        keepNonNegative(lossPlot_->yAxis);
         lossPlot_->replot(QCustomPlot::rpQueuedReplot);
         ratePlot_->graph(0)->addData(e.step, e.lr);
         ratePlot_->graph(1)->addData(e.step, e.step_ms);
         ratePlot_->rescaleAxes();
+        fitCountAxis(ratePlot_->xAxis);
+        keepNonNegative(ratePlot_->yAxis);
+        keepNonNegative(ratePlot_->yAxis2);
         ratePlot_->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    lossPlot_->graph(4)->addData(static_cast<double>(e.epoch) * e.batches, e.loss);  // at the epoch's last step
+    const double lastStep = static_cast<double>(e.epoch) * e.batches;  // the epoch mean sits at its last step
+    dropFrom(lossPlot_->graph(4), lastStep);
+    lossPlot_->graph(4)->addData(lastStep, e.loss);
     lossPlot_->replot(QCustomPlot::rpQueuedReplot);
     appendLog(tr("epoch %1/%2: loss %3%4, %5 s")
                   .arg(e.epoch)
@@ -322,9 +429,15 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
                                     : QString())
                   .arg(e.epoch_seconds, 0, 'f', 1));
     if (e.map50 >= 0) {
+        for (int i = 0; i < metricPlot_->graphCount(); ++i) dropFrom(metricPlot_->graph(i), e.epoch);
         metricPlot_->graph(0)->addData(e.epoch, e.map50);
         metricPlot_->graph(1)->addData(e.epoch, e.map50_95);
-        metricPlot_->rescaleAxes();
+        // mAP is a fraction: the whole of [0, 1] always, so epochs compare at a glance. Epochs
+        // from 0 to one past the last, so the newest point is never on the edge.
+        bool found = false;
+        const QCPRange epochs = metricPlot_->graph(0)->getKeyRange(found);
+        metricPlot_->xAxis->setRange(0, (found ? std::max(1.0, epochs.upper) : 1.0) + 1);
+        metricPlot_->yAxis->setRange(0, 1);
         metricPlot_->replot(QCustomPlot::rpQueuedReplot);
     }
 }

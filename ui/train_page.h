@@ -2,7 +2,9 @@
 // The Train page: a form for a run (model, data, epochs, batch, imgsz, device, optimizer, lr0,
 // AMP, CUDA graph, output folder), Start / Stop / Resume, a progress bar with ETA, live charts of
 // the loss parts per step with the epoch means, the validation mAP per epoch, the learning rate and
-// step time per step, and the engine's log.
+// step time per step, and the engine's log. A run never writes over another: a taken run name
+// gets the engine's next free folder, which the page then shows in Run name for Resume. Options
+// that need a CUDA GPU (AMP, CUDA graph, cuda devices) are disabled where there is none.
 #include <QThread>
 #include <QWidget>
 
@@ -39,7 +41,8 @@ public:
 public Q_SLOTS:
     void start();
     void stop();
-    void resume();  // continues project/name from its weights/last.*
+    // Continues project/name (the folder the last run reported) from its weights/last.*.
+    void resume();
 
 Q_SIGNALS:
     void runFinished(const QString& saveDir, bool stopped);
@@ -53,10 +56,17 @@ private:
     void onEvent(const libreyolo::TrainEvent& e);
     void setRunning(bool running);
     void appendLog(const QString& line);
+    // A run reported its folder: Run name shows its actual name, which Resume continues.
+    void showRunFolder(const QString& dir);
+    // The engine's name of a loss part (box, cls, ...), translated where known.
+    static QString lossPartName(const std::string& engineName);
     // A model name of another family puts that family's defaults in the form (epochs, batch,
     // optimizer, lr0): RT-DETR trains with AdamW at 1e-4, YOLOv9 with SGD at 0.01.
     void applyFamilyDefaults();
     std::string family_;  // of the model the form's defaults are for
+    // The run name typed for the last Start, and the numbered folder name the page put in Run name
+    // when that run reported it (empty until then).
+    QString runBaseName_, runFolderName_;
 
     QThread thread_;
     TrainWorker* worker_ = nullptr;

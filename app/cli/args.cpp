@@ -63,7 +63,8 @@ bool Arguments::get_bool(const std::string& key, bool fallback) const {
 Arguments parse_arguments(const std::vector<std::string>& argv, const std::set<std::string>& known_keys,
                           const std::set<std::string>& known_flags, std::size_t allow_positional) {
     Arguments args;
-    for (const std::string& token : argv) {
+    for (std::size_t at = 0; at < argv.size(); ++at) {
+        const std::string& token = argv[at];
         if (token.rfind("--", 0) == 0) {
             std::string flag = token.substr(2);
             if (const auto eq = flag.find('='); eq != std::string::npos) {
@@ -87,6 +88,13 @@ Arguments parse_arguments(const std::vector<std::string>& argv, const std::set<s
             if (args.positional.size() < allow_positional) {
                 args.positional.push_back(token);
                 continue;
+            }
+            // `conf 0.4` (argparse habit): the key and its value written apart.
+            if (known_keys.count(token)) {
+                const bool value_follows = at + 1 < argv.size() && argv[at + 1].find('=') == std::string::npos &&
+                                           argv[at + 1].rfind("--", 0) != 0;
+                throw InvalidArgument("argument '" + token + "' has no value: write '" + token + "=" +
+                                      (value_follows ? argv[at + 1] : "VALUE") + "'");
             }
             throw InvalidArgument("argument '" + token + "' is not key=value" + suggestion_for(token, known_keys, "") +
                                   "; keys: " + known_list(known_keys, ""));

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "libreyolo/bundled.h"
@@ -17,6 +18,13 @@ namespace libreyolo::cli {
 bool progress_on_stderr() {
     static const bool tty = ::isatty(STDERR_FILENO) != 0;
     return tty;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    const std::size_t n = values.size();
+    std::sort(values.begin(), values.end());
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 std::string with_thousands(long long n) {

@@ -18,6 +18,8 @@ struct Command {
 const std::vector<Command>& commands();
 
 std::string with_thousands(long long n);
+// The middle value (the mean of the two middle ones for an even count); 0 for none.
+double median(std::vector<double> values);
 // The bundled sample image ($LIBREYOLO_SAMPLE_IMAGE overrides).
 std::string default_sample_image();
 // One warning when model has random weights.

@@ -78,13 +78,9 @@ int run_predict(const std::vector<std::string>& argv) {
     const int imgsz = o.imgsz > 0 ? o.imgsz : info.imgsz;
 
     int index = 0;
-    Speed total;
     std::string saved_dir;
     auto print = [&](const Result& r) {
         ++index;
-        total.preprocess_ms += r.speed.preprocess_ms;
-        total.inference_ms += r.speed.inference_ms;
-        total.postprocess_ms += r.speed.postprocess_ms;
         if (!r.saved_to.empty()) saved_dir = fs::path(r.saved_to).parent_path().string();
         if (json) return true;
         std::map<int, int> counts;
@@ -111,11 +107,16 @@ int run_predict(const std::vector<std::string>& argv) {
     if (json) {
         std::cout << to_json(results) << "\n";
     } else if (!results.empty()) {
-        const double n = static_cast<double>(results.size());
+        const auto median_of = [&](double Speed::*part) {
+            std::vector<double> v;
+            for (const Result& r : results) v.push_back(r.speed.*part);
+            return median(v);
+        };
         std::printf(
-            "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image at imgsz %d (batch %d, %s)\n",
-            total.preprocess_ms / n, total.inference_ms / n, total.postprocess_ms / n, imgsz, o.batch,
-            info.device.c_str());
+            "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image (median of %zu) at imgsz %d "
+            "(batch %d, %s)\n",
+            median_of(&Speed::preprocess_ms), median_of(&Speed::inference_ms), median_of(&Speed::postprocess_ms),
+            results.size(), imgsz, o.batch, info.device.c_str());
     }
     if (o.cuda_graph != GraphMode::Off) {
         // Replays are what make the graph worth it; say how many there were (zero is visible).

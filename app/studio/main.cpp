@@ -1,7 +1,8 @@
 // `libreyolo-studio`: opens on the sample images with the demo model (YOLOv9-t trained on the
 // synthetic shapes, resources/models/). Options: --model NAME|FILE, --device D (default: the
 // Settings page's), --image PATH (an image, a folder or a video), --page predict|train|graphs|kernels|settings,
-// --screenshot PNG (render, save the window to PNG and quit: for docs and smoke tests).
+// --screenshot PNG (render, save the window to PNG and quit: for docs and smoke tests; an error
+// before the first prediction is printed on stderr and the exit status is 1).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -18,6 +19,7 @@
 #include <QTabWidget>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
@@ -50,23 +52,46 @@ int main(int argc, char* argv[]) {
     MainWindow window(parser.value(model), parser.value(device));
     window.resize(960, 700);
     window.show();
-    window.openPaths({parser.value(image)});
     const int pageIndex = QStringList{"predict", "train", "graphs", "kernels", "settings"}.indexOf(parser.value(page));
     if (pageIndex < 0) {
         std::fprintf(stderr, "libreyolo-studio: --page: '%s' is not predict, train, graphs, kernels or settings\n",
                      qPrintable(parser.value(page)));
         return 2;
     }
-    window.pages()->setCurrentIndex(pageIndex);
     if (parser.isSet(screenshot)) {
         const QString target = parser.value(screenshot);
+        // The first outcome decides: a prediction shown is grabbed, the first error ends the run
+        // with status 1 and its message on stderr (a model load failure has printed its own).
+        // Exits are queued: an error can come before the event loop runs (no image at the path).
+        auto decided = std::make_shared<bool>(false);
         auto grab = [&window, target] {
-            window.grab().save(target);
+            if (!window.grab().save(target)) {
+                std::fprintf(stderr, "libreyolo-studio: --screenshot: cannot write %s\n", qPrintable(target));
+                QCoreApplication::exit(1);
+                return;
+            }
             QCoreApplication::exit(0);
         };
-        QObject::connect(&window, &MainWindow::predictionShown, &window,
-                         [grab](int) { QTimer::singleShot(200, grab); });
-        QObject::connect(&window, &MainWindow::errorShown, &window, [](const QString&) { QCoreApplication::exit(1); });
+        QObject::connect(&window, &MainWindow::predictionShown, &window, [grab, decided](int) {
+            if (*decided) return;
+            *decided = true;
+            QTimer::singleShot(200, grab);
+        });
+        const auto fail = [] { QTimer::singleShot(0, [] { QCoreApplication::exit(1); }); };
+        QObject::connect(&window, &MainWindow::modelLoadFailed, &window, [decided, fail](const QString&) {
+            if (*decided) return;
+            *decided = true;
+            fail();
+        });
+        QObject::connect(&window, &MainWindow::errorShown, &window, [decided, fail](const QString& message) {
+            if (*decided) return;
+            *decided = true;
+            std::fprintf(stderr, "libreyolo-studio: %s\n", qPrintable(message));
+            fail();
+        });
     }
+    // After the screenshot's handlers: a path without images fails at once, not on the worker.
+    window.openPaths({parser.value(image)});
+    window.pages()->setCurrentIndex(pageIndex);  // after openPaths, which shows the Predict page
     return app.exec();
 }

@@ -61,7 +61,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("image 1 ") && r.out.contains(": 640x427 "), qPrintable(r.out));
         QVERIFY(r.out.contains("class_78"));
-        QVERIFY(r.out.contains("Speed:"));
+        QVERIFY(r.out.contains("Speed:") && r.out.contains("(median of 1)"));
         QVERIFY(r.out.count('[') > 100);  // one line per box
     }
 
@@ -172,7 +172,9 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("message");
-        QTest::newRow("not key=value") << QStringList{"predict", "conf"} << 2 << "'conf' is not key=value";
+        QTest::newRow("not key=value") << QStringList{"predict", "photo.jpg"} << 2 << "'photo.jpg' is not key=value";
+        QTest::newRow("key and value apart") << QStringList{"predict", "conf", "0.4"} << 2 << "write 'conf=0.4'";
+        QTest::newRow("imgsz off the stride") << QStringList{"predict", "imgsz=100"} << 2 << "try 96 or 128";
         QTest::newRow("typo key") << QStringList{"predict", "confs=0.3"} << 2 << "did you mean 'conf'";
         QTest::newRow("bad number") << QStringList{"predict", "imgsz=big"} << 2 << "imgsz=big";
         QTest::newRow("bad device") << QStringList{"predict", "device=tpu"} << 2 << "'tpu' is not a device";

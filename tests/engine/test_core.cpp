@@ -2,9 +2,11 @@
 #include <QtTest/QtTest>
 
 #include "args.h"
+#include "libreyolo/annotate.h"
 #include "libreyolo/device.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 
 using namespace libreyolo;
@@ -112,7 +114,10 @@ private Q_SLOTS:
             }
             return "";
         };
-        QVERIFY(message_of({"model"}).find("'model' is not key=value") != std::string::npos);
+        QVERIFY(message_of({"yolo9"}).find("'yolo9' is not key=value") != std::string::npos);
+        // A key and its value written apart, as argparse tools take them.
+        QVERIFY(message_of({"conf", "0.4"}).find("write 'conf=0.4'") != std::string::npos);
+        QVERIFY(message_of({"model"}).find("write 'model=VALUE'") != std::string::npos);
         QVERIFY(message_of({"=3"}).find("no key") != std::string::npos);
         QVERIFY(message_of({"conf="}).find("no value") != std::string::npos);
         QVERIFY(message_of({"conf=1", "conf=2"}).find("given twice") != std::string::npos);
@@ -120,6 +125,65 @@ private Q_SLOTS:
         QVERIFY(message_of({"conf=high"}).find("not a number") != std::string::npos);
         QVERIFY(message_of({"confs=0.3"}).find("did you mean 'conf'") != std::string::npos);
         QVERIFY(message_of({"--jsn"}).find("did you mean '--json'") != std::string::npos);
+    }
+
+    // Labels read on their box colour and stay inside the image at its top and right edges.
+    void labelsAreReadableAndStayInsideTheImage() {
+        QCOMPARE(label_text_colour({255, 178, 29}), (Rgb{0, 0, 0}));      // yellow
+        QCOMPARE(label_text_colour({255, 149, 200}), (Rgb{0, 0, 0}));     // pink
+        QCOMPARE(label_text_colour({72, 249, 10}), (Rgb{0, 0, 0}));       // light green
+        QCOMPARE(label_text_colour({0, 24, 236}), (Rgb{255, 255, 255}));  // dark blue
+        QCOMPARE(class_colour(0), class_colour(20));                      // the palette cycles
+        const LabelPlace above = place_label(50, 40, 30, 12, 200, 100);
+        QCOMPARE(above.x, 50);
+        QCOMPARE(above.y, 28);
+        const LabelPlace top = place_label(50, 3, 30, 12, 200, 100);  // no room above: inside the box
+        QCOMPARE(top.y, 3);
+        const LabelPlace right = place_label(190, 40, 30, 12, 200, 100);
+        QCOMPARE(right.x, 170);
+        const LabelPlace corner = place_label(195, 95, 30, 12, 200, 100);
+        QVERIFY(corner.x + 30 <= 200 && corner.y + 12 <= 100);
+
+        // predict save=true's drawing: a box at the top-right corner, its label inside the image.
+        std::vector<std::uint8_t> rgb(200 * 100 * 3, 0);
+        Result r;
+        r.names = {"thing"};
+        r.boxes = {{150, 0, 199, 60, 0.9f, 0}};
+        draw_detections(rgb.data(), 200, 100, 0, r);
+        const Rgb c = class_colour(0);
+        auto at = [&](int x, int y) {
+            const std::uint8_t* p = &rgb[static_cast<std::size_t>(y * 200 + x) * 3];
+            return Rgb{p[0], p[1], p[2]};
+        };
+        int edge_pixels = 0;  // the box's left edge (antialiased over neighbouring columns)
+        for (int x = 148; x <= 152; ++x) edge_pixels += !(at(x, 30) == Rgb{0, 0, 0});
+        QVERIFY(edge_pixels > 0);
+        QCOMPARE(at(100, 30), (Rgb{0, 0, 0}));  // outside the box, untouched
+        int label_pixels = 0;                   // the filled tag, inside the box's top rows
+        for (int x = 100; x < 200; ++x) label_pixels += at(x, 2) == c;
+        QVERIFY(label_pixels > 20);
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, draw_detections(nullptr, 200, 100, 0, r));
+    }
+
+    void imageSizesOffTheStrideNameTheNearestValidOnes() {
+        auto message_of = [](int imgsz, bool allow_zero) -> std::string {
+            try {
+                check_image_size(imgsz, allow_zero);
+            } catch (const InvalidArgument& e) {
+                return e.what();
+            }
+            return "";
+        };
+        QVERIFY(message_of(100, false).find("imgsz=100") != std::string::npos);
+        QVERIFY(message_of(100, false).find("try 96 or 128") != std::string::npos);
+        QVERIFY(message_of(7, false).find("try 32") != std::string::npos);
+        QVERIFY(message_of(-64, true).find("multiple of 32") != std::string::npos);
+        QVERIFY(!message_of(0, false).empty());
+        QVERIFY(message_of(0, true).empty());
+        QVERIFY(message_of(640, false).empty());
+        QCOMPARE(nearest_image_size(100), 96);
+        QCOMPARE(nearest_image_size(112), 128);
+        QCOMPARE(nearest_image_size(3), 32);
     }
 };
 

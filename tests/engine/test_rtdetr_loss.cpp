@@ -118,7 +118,8 @@ private Q_SLOTS:
              torch::tensor({0.3f, 0.4f, 0.2f, 0.3f, 0.7f, 0.6f, 0.3f, 0.2f, 0.5f, 0.5f, 0.1f, 0.1f})
                  .to(torch::kFloat64)
                  .view({3, 4})},
-            {torch::tensor({1}, torch::kLong), torch::tensor({0.45f, 0.55f, 0.5f, 0.4f}).to(torch::kFloat64).view({1, 4})}};
+            {torch::tensor({1}, torch::kLong),
+             torch::tensor({0.45f, 0.55f, 0.5f, 0.4f}).to(torch::kFloat64).view({1, 4})}};
         torch::manual_seed(7);
         const TrainingOutput out = net->forward_train(images, targets);
 

@@ -188,6 +188,10 @@ private Q_SLOTS:
         const TrainResult r = train(options("dirty", 1));
         QCOMPARE(r.epochs_run, 1);
         QVERIFY(warnings.mentions("skipped 1 unreadable image(s) and 2 bad label row(s)"));
+        // A newcomer training a model name for one epoch hears that from scratch it will detect next to
+        // nothing, and how to fine-tune instead.
+        QVERIFY(warnings.mentions("starts from random weights"));
+        QVERIFY(warnings.mentions("fine-tune"));
     }
 
     void badOptionsNameTheKey() {
@@ -202,6 +206,26 @@ private Q_SLOTS:
         o = options("nothing-here", 1);
         o.resume = true;
         QVERIFY_THROWS_EXCEPTION(FileNotFound, train(o));
+    }
+
+    // A run that fails before its first epoch leaves no run folder (no `exp2` with an empty weights/),
+    // while a folder that was there before it stays.
+    void aRunThatFailsBeforeItsFirstEpochLeavesNoFolder() {
+        TrainOptions o = options("no-data", 1);
+        o.data = dir_.filePath("missing.yaml").toStdString();
+        QVERIFY(testing::error_of([&] { train(o); }).find("missing.yaml") != std::string::npos);
+        QVERIFY(!fs::exists(fs::path(o.project) / "no-data"));
+        o = options("mistyped-model", 1);
+        o.model = "yolp9-t";
+        QVERIFY(testing::error_of([&] { train(o); }).find("yolo9-t") != std::string::npos);
+        QVERIFY(!fs::exists(fs::path(o.project) / "mistyped-model"));
+        const fs::path kept = fs::path(o.project) / "kept";
+        fs::create_directories(kept / "weights");
+        o = options("kept", 1);
+        o.exist_ok = true;
+        o.data = dir_.filePath("missing.yaml").toStdString();
+        QVERIFY(!testing::error_of([&] { train(o); }).empty());
+        QVERIFY(fs::exists(kept / "weights"));
     }
 };
 

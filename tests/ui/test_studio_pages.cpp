@@ -1,11 +1,14 @@
 // The Graphs and Settings pages, offscreen: the graph table shows what the engine reports (none on
 // the CPU, where Capture is refused with the engine's error) and formats a row; the settings
-// persist, reach the engine's environment and the Predict page; Italian changes visible strings.
+// persist, reach the engine's environment and the Predict page; without a GPU the options that need
+// one are disabled with a reason; Italian changes visible strings, the engine's kernel report and
+// the training charts among them.
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTranslator>
 #include <QTreeWidget>
@@ -14,11 +17,30 @@
 #include "graph_table_model.h"
 #include "graphs_page.h"
 #include "kernels_page.h"
+#include "libreyolo/device.h"
 #include "libreyolo/kernels.h"
 #include "main_window.h"
 #include "predict_controls.h"
+#include "qcustomplot_include.h"
 #include "settings_page.h"
 #include "studio_settings.h"
+#include "train_page.h"
+
+namespace {
+
+QStandardItem* comboItem(QComboBox* box, const QString& text) {
+    auto* model = qobject_cast<QStandardItemModel*>(box->model());
+    const int index = box->findText(text);
+    return model && index >= 0 ? model->item(index) : nullptr;
+}
+
+QTreeWidgetItem* topLevelItem(const QTreeWidget* tree, const QString& text) {
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+        if (tree->topLevelItem(i)->text(0) == text) return tree->topLevelItem(i);
+    return nullptr;
+}
+
+}  // namespace
 
 class TestStudioPages : public QObject {
     Q_OBJECT
@@ -130,9 +152,9 @@ private Q_SLOTS:
     // kernel plugins as the engine lists them, and the override the Settings page puts in effect.
     void kernelsPageShowsTheRegistryAndTheOverride() {
         KernelsPage page;
-        QTreeWidgetItem* nms = nullptr;
-        for (int i = 0; i < page.tree()->topLevelItemCount(); ++i)
-            if (page.tree()->topLevelItem(i)->text(0) == "nms") nms = page.tree()->topLevelItem(i);
+        QSignalSpy refreshed(&page, &KernelsPage::refreshed);
+        QVERIFY(refreshed.wait(60000));  // read off the GUI thread
+        QTreeWidgetItem* nms = topLevelItem(page.tree(), "nms");
         QVERIFY(nms);
         QVERIFY(nms->text(3).startsWith("uses portable"));
         QCOMPARE(nms->child(nms->childCount() - 1)->text(1), QString("reference"));
@@ -145,10 +167,139 @@ private Q_SLOTS:
             QVERIFY(plugins->child(i)->text(3).startsWith(QString::fromStdString(listed[i].state)));
         StudioSettings().setKernelOverride("reference");
         page.refresh();
+        QVERIFY(refreshed.wait(60000));
         QVERIFY2(page.policyText().contains("LIBREYOLO_KERNELS=reference"), qPrintable(page.policyText()));
         StudioSettings().setKernelOverride("");
         page.refresh();
+        QVERIFY(refreshed.wait(60000));
         QVERIFY(page.policyText().contains("none"));
+    }
+
+    // This test machine has no GPU: the graph modes on and auto, the cuda devices, AMP and the
+    // training graph are listed but cannot be chosen, and each says why.
+    void withoutCudaTheOptionsThatNeedItAreDisabledWithAReason() {
+        if (libreyolo::cuda_available()) QSKIP("this machine has a CUDA GPU");
+        const QString noGraphs = "No CUDA GPU: CUDA graphs need one";
+        PredictControls controls;
+        for (const QString& mode : {QString("on"), QString("auto")}) {
+            QStandardItem* item = comboItem(controls.graphModeBox(), mode);
+            QVERIFY(item);
+            QVERIFY(!(item->flags() & Qt::ItemIsEnabled));
+            QCOMPARE(item->toolTip(), noGraphs);
+        }
+        QVERIFY(comboItem(controls.graphModeBox(), "off")->flags() & Qt::ItemIsEnabled);
+        QVERIFY(!(comboItem(controls.deviceBox(), "cuda")->flags() & Qt::ItemIsEnabled));
+        QVERIFY(!(comboItem(controls.deviceBox(), "cuda:0")->flags() & Qt::ItemIsEnabled));
+        QVERIFY(comboItem(controls.deviceBox(), "cuda:0")->toolTip().startsWith("No CUDA GPU"));
+        QVERIFY(comboItem(controls.deviceBox(), "cpu")->flags() & Qt::ItemIsEnabled);
+
+        SettingsPage settings;
+        QStandardItem* on = comboItem(settings.graphModeBox(), "on");
+        QVERIFY(!(on->flags() & Qt::ItemIsEnabled));
+        QCOMPARE(on->toolTip(), noGraphs);
+        QVERIFY(!(comboItem(settings.deviceBox(), "cuda:1")->flags() & Qt::ItemIsEnabled));
+
+        TrainPage train;
+        for (const char* name : {"amp", "cudaGraph"}) {
+            auto* box = train.findChild<QCheckBox*>(name);
+            QVERIFY(box);
+            QVERIFY(!box->isEnabled());
+            QVERIFY(!box->isChecked());
+            QVERIFY(box->toolTip().startsWith("No CUDA GPU"));
+        }
+        libreyolo::TrainOptions o = train.options();
+        o.amp = o.cuda_graph = true;
+        train.setOptions(o);
+        QVERIFY(!train.options().amp && !train.options().cuda_graph);
+    }
+
+    // The engine reports its kernels in English; the studio shows the sentences it knows in
+    // Italian (what the engine fills in kept), and anything else as the engine wrote it.
+    void italianCoversTheKernelsPage() {
+        StudioSettings settings;
+        settings.setLanguage("it");
+        QTranslator translator;
+        QVERIFY(settings.loadTranslation(translator));
+        QCoreApplication::installTranslator(&translator);
+        KernelsPage page;
+        QSignalSpy refreshed(&page, &KernelsPage::refreshed);
+        const bool read = refreshed.wait(60000);
+        QStringList headers;
+        for (int i = 0; i < page.tree()->columnCount(); ++i) headers << page.tree()->headerItem()->text(i);
+        const QString policy = page.policyText();
+        QTreeWidgetItem* nms = topLevelItem(page.tree(), "nms");
+        QTreeWidgetItem* plugins = topLevelItem(page.tree(), "Plugin");
+        const QString nmsStatus = nms ? nms->text(3) : QString();
+        const QString referenceStatus = nms ? nms->child(nms->childCount() - 1)->text(3) : QString();
+        const QStringList engine = {
+            KernelsPage::engineText("none"),
+            KernelsPage::engineText("unavailable"),
+            KernelsPage::engineText("a later registration is preferred"),
+            KernelsPage::engineText("its predicate declined the last call"),
+            KernelsPage::engineText("an accelerated implementation applies"),
+            KernelsPage::engineText("no CUDA device"),
+            KernelsPage::engineText("hub plugins off (LIBREYOLO_HUB_KERNELS=0)"),
+            KernelsPage::engineText("references forced by LIBREYOLO_KERNELS=reference"),
+            KernelsPage::engineText("only provider 'acme' by LIBREYOLO_KERNELS=acme"),
+            KernelsPage::engineText("references only (LIBREYOLO_KERNELS=off)"),
+            KernelsPage::engineText("provider 'acme' only (LIBREYOLO_KERNELS=acme)"),
+            KernelsPage::engineText("its predicate threw: bad shape"),
+            KernelsPage::engineText("failed when run: bad shape"),
+            KernelsPage::engineText("its provider failed: bad shape"),
+            KernelsPage::engineText("loaded"),
+            KernelsPage::engineText("skipped: built for CUDA 12.8"),
+            KernelsPage::engineText("not loaded: not cached at /x"),
+            KernelsPage::engineText("refused: SHA-256 of /x is 00"),
+            KernelsPage::engineText("disabled: nms failed"),
+            KernelsPage::engineText("class-aware NMS: (boxes, scores, classes, iou) -> kept indices"),
+            KernelsPage::engineText(
+                "FP8 E4M3 fake quantization: (x, broadcastable scale) -> x on the E4M3 grid, STE gradient"),
+            KernelsPage::engineText("multi-scale deformable attention: (value, sampling_locations, attention_weights, "
+                                    "levels) -> (N, queries, heads·channels)"),
+        };
+        const QString unknown = KernelsPage::engineText("something new: 42");
+        QCoreApplication::removeTranslator(&translator);
+
+        QVERIFY(read);
+        QVERIFY2(headers.contains("Disponibile") && headers.contains("Stato"), qPrintable(headers.join(", ")));
+        QVERIFY2(policy.startsWith("Forzatura in vigore: nessuna"), qPrintable(policy));
+        QVERIFY(nms);
+        QVERIFY2(nmsStatus.startsWith("usa ") && !nmsStatus.contains("class-aware"), qPrintable(nmsStatus));
+        QVERIFY(plugins);
+        // The reference is in use here, or passed over for an accelerated implementation.
+        QVERIFY2(referenceStatus == "in uso" || referenceStatus.startsWith("scartato: "), qPrintable(referenceStatus));
+        QCOMPARE(engine.size(), 22);
+        const QStringList english = {"none",        "unavailable",  "a later",     "its predicate", "an accelerated",
+                                     "no CUDA",     "hub plugins",  "references",  "only provider", "provider '",
+                                     "failed when", "its provider", "loaded",      "skipped",       "not loaded",
+                                     "refused",     "disabled",     "class-aware", "FP8 E4M3 fake", "multi-scale"};
+        for (const QString& text : engine)
+            for (const QString& start : english) QVERIFY2(!text.startsWith(start), qPrintable(text));
+        // What the engine fills in is kept.
+        QVERIFY2(engine[8].contains("'acme'") && engine[8].contains("LIBREYOLO_KERNELS=acme"), qPrintable(engine[8]));
+        QVERIFY2(engine[11].endsWith("bad shape"), qPrintable(engine[11]));
+        QCOMPARE(unknown, QString("something new: 42"));
+    }
+
+    void italianCoversTheTrainingCharts() {
+        StudioSettings settings;
+        settings.setLanguage("it");
+        QTranslator translator;
+        QVERIFY(settings.loadTranslation(translator));
+        QCoreApplication::installTranslator(&translator);
+        QStringList texts;
+        {
+            TrainPage page;
+            for (QCustomPlot* plot : {page.lossPlot(), page.metricPlot(), page.ratePlot()}) {
+                texts << plot->xAxis->label() << plot->yAxis->label();
+                for (int i = 0; i < plot->graphCount(); ++i) texts << plot->graph(i)->name();
+            }
+            texts << page.ratePlot()->yAxis2->label();
+        }
+        QCoreApplication::removeTranslator(&translator);
+        for (const char* english : {"step", "loss", "epoch", "epoch mean", "learning rate", "ms a step", "step ms"})
+            QVERIFY2(!texts.contains(QString(english)), qPrintable(texts.join(", ")));
+        QVERIFY2(texts.contains("epoca") && texts.contains("passo"), qPrintable(texts.join(", ")));
     }
 };
 

@@ -84,7 +84,8 @@ struct TrainEvent {
     double step_ms = 0;
     double map50 = -1, map50_95 = -1;  // Epoch events that validated
     double epoch_seconds = 0;
-    std::string message;  // Graph events
+    std::string message;   // Graph events
+    std::string save_dir;  // every event: the run's folder (numbered when the name was taken)
 };
 
 struct TrainResult {

@@ -8,6 +8,7 @@
 #include "libreyolo/device.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "libreyolo/version.h"
 #include "models/coco_names.h"
@@ -152,8 +153,7 @@ ModelInfo Model::info() const {
 }
 
 double Model::gflops(int imgsz) const {
-    if (imgsz <= 0 || imgsz % 32 != 0)
-        throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
+    check_image_size(imgsz);
     torch::NoGradGuard no_grad;
     models::FlopScope scope;
     impl_->net->forward(
@@ -206,8 +206,7 @@ void Model::load_weights(const std::string& path) {
 }
 
 void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
-    if (imgsz < 0 || imgsz % 32 != 0)
-        throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(imgsz));
+    check_image_size(imgsz, /*allow_zero=*/true);
     if (batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(batch));
     if (!dtype.empty() && parse_dtype(dtype) != impl_->dtype) set_dtype(dtype);
     const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;

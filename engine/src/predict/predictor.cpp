@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "libreyolo/errors.h"
+#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "predict/annotate.h"
 #include "predict/input_resize.h"
@@ -28,8 +29,7 @@ void validate(const PredictOptions& o) {
     auto fail = [](const std::string& m) { throw InvalidArgument(m); };
     if (!(o.conf >= 0.0f && o.conf <= 1.0f)) fail("conf: must be within [0, 1], got " + std::to_string(o.conf));
     if (!(o.iou > 0.0f && o.iou <= 1.0f)) fail("iou: must be within (0, 1], got " + std::to_string(o.iou));
-    if (o.imgsz < 0 || (o.imgsz > 0 && o.imgsz % 32 != 0))
-        fail("imgsz: must be a positive multiple of 32 (the largest stride), got " + std::to_string(o.imgsz));
+    check_image_size(o.imgsz, /*allow_zero=*/true);
     if (o.max_det < 1) fail("max_det: must be at least 1, got " + std::to_string(o.max_det));
     if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
     if (o.vid_stride < 1) fail("vid_stride: must be at least 1, got " + std::to_string(o.vid_stride));

@@ -9,6 +9,7 @@
 #include "libreyolo/dataset.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "models/common/multihead_attention.h"
 #include "predict/letterbox.h"
@@ -160,8 +161,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
     const quant::RangeAlgorithm algorithm = parse_algorithm(o.algorithm);
     if (o.samples < 1) throw InvalidArgument("samples: must be at least 1, got " + std::to_string(o.samples));
     if (o.batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(o.batch));
-    if (o.imgsz < 0 || o.imgsz % 32 != 0)
-        throw InvalidArgument("imgsz: must be a positive multiple of 32, got " + std::to_string(o.imgsz));
+    check_image_size(o.imgsz, /*allow_zero=*/true);
 
     QuantInfo info;
     info.recipe = recipe;

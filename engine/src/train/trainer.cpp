@@ -13,9 +13,11 @@
 #include "data/loader.h"
 #include "distributed/distributed_training.h"
 #include "io/atomic_file.h"
+#include "io/remove_tree.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "libreyolo/train.h"
 #include "libreyolo/validate.h"
@@ -45,7 +47,7 @@ void validate_options(const TrainOptions& o) {
     if (o.data.empty()) fail("data: name the dataset YAML");
     if (o.epochs < 1) fail("epochs: must be at least 1, got " + std::to_string(o.epochs));
     if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
-    if (o.imgsz < 32 || o.imgsz % 32) fail("imgsz: must be a positive multiple of 32, got " + std::to_string(o.imgsz));
+    check_image_size(o.imgsz);
     if (!(o.lr0 > 0)) fail("lr0: must be positive");
     if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
         fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
@@ -120,6 +122,26 @@ struct Ema {
     }
 };
 
+// The run folder when this call makes it: removed again if the run ends before its first checkpoint
+// (an error while loading the data or the model, or in the first epoch), so a failed start leaves no
+// empty run behind. A folder that existed before the call is never removed.
+class NewRunFolder {
+public:
+    // made: whether this run created dir (a numbered name, or a name not taken before).
+    NewRunFolder(fs::path dir, bool made) : dir_(std::move(dir)), made_(made) {}
+    NewRunFolder(const NewRunFolder&) = delete;
+    NewRunFolder& operator=(const NewRunFolder&) = delete;
+    ~NewRunFolder() {
+        if (!made_ || kept_) return;
+        io::remove_tree(dir_);  // teardown never throws; a folder left behind is only untidy
+    }
+    void keep() { kept_ = true; }
+
+private:
+    fs::path dir_;
+    bool made_ = false, kept_ = false;
+};
+
 void save_optimizer(torch::optim::Optimizer& opt, const fs::path& path) {
     io::write_file_atomically(path, [&](std::ostream& out) { torch::save(opt, out); });
 }
@@ -143,6 +165,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         result.world_size = rank->world_size;
     }
     fs::path save_dir;
+    bool made_save_dir = false;
     nlohmann::json resume_state;
     io::TensorFile resume_weights;  // the raw weights of last.train.safetensors
     if (o.resume) {
@@ -157,12 +180,22 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         naming.project = o.project;
         naming.name = o.name;
         naming.exist_ok = o.exist_ok;
-        // Only rank 0 names (and so creates) the run folder; the others write nothing.
+        // Only rank 0 names (and so creates) the run folder; the others write nothing. Without
+        // exist_ok the name is always a new one.
+        made_save_dir = main_rank && (!o.exist_ok || !fs::exists(fs::path(o.project) / o.name));
         save_dir = main_rank ? fs::path(resolve_save_dir(naming)) : fs::path(o.project) / o.name;
     }
+    NewRunFolder run_folder(save_dir, made_save_dir);
     validate_options(o);
     if (main_rank) fs::create_directories(save_dir / "weights");
     result.save_dir = save_dir.string();
+    // Every event names the run's folder, so a caller learns where a numbered run went.
+    const std::function<void(const TrainEvent&)> report = [&](const TrainEvent& e) {
+        if (!on_event) return;
+        TrainEvent named = e;
+        named.save_dir = result.save_dir;
+        on_event(named);
+    };
 
     const DatasetConfig config = load_dataset_config(o.data);
     const int nc = static_cast<int>(config.names.size());
@@ -172,6 +205,13 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     Model model =
         looks_like_model_name(o.model) ? Model::create(o.model, nc, o.device) : Model::load(o.model, o.device);
     Model::Impl& m = model.impl();
+    if (!m.pretrained && !o.resume && o.epochs < 100)
+        log_warning("train", o.model +
+                                 " starts from random weights: a few epochs from scratch detect next to "
+                                 "nothing (from-scratch runs take hundreds of epochs). For a quick result fine-tune "
+                                 "trained weights instead: a .safetensors checkpoint as the model, such as the demo "
+                                 "model " +
+                                 default_model());
     if (m.quant)
         throw NotSupported("train: " + o.model + " is a quantized checkpoint (recipe '" + m.quant->recipe +
                            "'); quantization-aware training is not available: train the float checkpoint, then "
@@ -283,6 +323,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
     // weights/last.*: the EMA weights (loadable by predict and val), the optimizer state, then the
     // raw weights and counters, written last: its epoch counter says the files before it are complete.
     auto save_last = [&](const Model& ema_model, int epochs_done) {
+        run_folder.keep();
         ema_model.save((weights / "last.safetensors").string());
         save_optimizer(*optimizer, weights / "last.optim.pt");
         io::write_safetensors(weights / "last.train.safetensors", io::state_dict(net),
@@ -315,7 +356,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         TrainEvent ev;
         ev.kind = TrainEvent::Kind::Graph;
         ev.message = line;
-        on_event(ev);
+        report(ev);
     });
     const std::vector<int> scales = multi_scale_sizes(o.imgsz);
     const std::size_t parts_n = loss_names.size();
@@ -412,7 +453,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 if (first_step < 0) first_step = ev.step - 1;
                 const double elapsed = std::chrono::duration<double>(Clock::now() - loop_start).count();
                 ev.eta_seconds = elapsed / std::max(1, ev.step - first_step) * (ev.steps - ev.step);
-                on_event(ev);
+                report(ev);
             }
             if (stop_now) {
                 stopped = true;
@@ -426,8 +467,8 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
                 save_last(Model::adopt(std::make_unique<Model::Impl>(*ema.impl)), epoch - 1);
             result.stopped = true;
             result.last = (weights / "last.safetensors").string();
-            log_info("train", "stopped during epoch " + std::to_string(epoch) + "; resume=true continues from epoch " +
-                                  std::to_string(epoch));
+            log_info("train", "stopped during epoch " + std::to_string(epoch) +
+                                  "; resuming the run continues from epoch " + std::to_string(epoch));
             break;
         }
 
@@ -485,7 +526,7 @@ TrainResult train(const TrainOptions& given, const std::function<void(const Trai
         result.epochs_run = epoch;
         result.best_map50_95 = best;
         result.last = (weights / "last.safetensors").string();
-        if (on_event) on_event(ev);
+        if (on_event) report(ev);
         const bool patience_ran_out = o.patience > 0 && stale >= o.patience;
         if (dist) dist->decision_of_main(!patience_ran_out);
         if (patience_ran_out) {

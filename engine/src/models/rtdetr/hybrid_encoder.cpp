@@ -81,8 +81,7 @@ HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o
 torch::Tensor HybridEncoderImpl::sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
                                                            const torch::Tensor& like) {
     TORCH_CHECK(embed_dim % 4 == 0, "embed_dim must be divisible by 4 for the 2-D sin-cos embedding, got ", embed_dim);
-    const auto table =
-        torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
+    const auto table = torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
     const auto grids = torch::meshgrid({torch::arange(w, table), torch::arange(h, table)}, "ij");
     const int64_t pos_dim = embed_dim / 4;
     const torch::Tensor omega = 1.0 / torch::pow(temperature, torch::arange(pos_dim, table) / pos_dim);
@@ -99,8 +98,7 @@ std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::T
     // AIFI on the stride-32 map.
     const int64_t h = proj[2].size(2), w = proj[2].size(3);
     const torch::Tensor tokens = proj[2].flatten(2).permute({0, 2, 1});
-    const torch::Tensor pos =
-        sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
+    const torch::Tensor pos = sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
     proj[2] = aifi_(tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w}).contiguous();
 
     // Top-down FPN: inner[0] is the finest map built so far.
