@@ -1,11 +1,25 @@
 #!/usr/bin/env bash
-# The kit for the GPU host (see README "GPU host"): shared/device/make-kit.sh's Debian packages, plus
-# the ones this project needs beyond them (the gloo headers that c10d's ProcessGroupGloo.hpp names).
+# The kit for the GPU test host (README "GPU host"), which has CUDA, LibTorch and a compiler but no
+# package registry: the Debian packages it lacks (Qt 6 Core/Test with moc, OpenCV core+imgproc,
+# yaml-cpp, nlohmann-json, TBB, the gloo headers c10d's ProcessGroupGloo.hpp names, and their
+# runtime needs) downloaded as .deb files, with scripts/use-devkit.sh to unpack them there.
 #   scripts/make-devkit.sh [.devkit]      then carry .devkit; there: eval "$(bash .devkit/use-kit.sh)"
+# .devkit/ is ignored by git.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dest=${1:-.devkit}
-bash ../shared/device/make-kit.sh "$dest"
-( cd "$dest/debs" && apt-get download libgloo-dev >/dev/null 2>&1 )
-ls "$dest/debs" | grep -q '^libgloo-dev_' || { echo "make-devkit: libgloo-dev could not be downloaded" >&2; exit 1; }
+mkdir -p "$dest/debs"
+pkgs=(
+  libqt6core6 libqt6test6 qt6-base-dev qt6-base-dev-tools qmake6 qmake6-bin libqt6concurrent6
+  libicu72 libdouble-conversion3 libb2-1 libpcre2-16-0 libmd4c0
+  libopencv-core406 libopencv-imgproc406 libopencv-core-dev libopencv-imgproc-dev
+  libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15 libtbb-dev
+  nlohmann-json3-dev libyaml-cpp0.7 libyaml-cpp-dev libgloo-dev
+  libglib2.0-0 libglx0 libglvnd0 libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0
+)
+apt-get update -qq >/dev/null 2>&1 || true
+( cd "$dest/debs" && apt-get download "${pkgs[@]}" >/dev/null ) ||
+  { echo "make-devkit: apt-get download failed for one of: ${pkgs[*]}" >&2; exit 1; }
+cp scripts/use-devkit.sh "$dest/use-kit.sh"
+chmod +x "$dest/use-kit.sh"
 du -sh "$dest"
