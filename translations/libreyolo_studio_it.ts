@@ -1022,33 +1022,36 @@ Resta in uso %2.</translation>
         <source>starting…</source>
         <translation>avvio…</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../ui/train_page.cpp" line="372"/>
+        <source>requested: eager until a batch shape has come %n time(s)</source>
+        <translation>
+            <numerusform>richiesto: eager finché una forma di batch non si è presentata %n volta</numerusform>
+            <numerusform>richiesto: eager finché una forma di batch non si è presentata %n volte</numerusform>
+        </translation>
+    </message>
     <message>
         <location filename="../ui/train_page.cpp" line="338"/>
         <source>training %1 on %2</source>
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="372"/>
-        <source>requested: eager until a batch shape has repeated 3 times</source>
-        <translation>richiesto: eager finché una forma di batch non si è ripetuta 3 volte</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="373"/>
+        <location filename="../ui/train_page.cpp" line="374"/>
         <source>off (CUDA graph unchecked)</source>
         <translation>spento (grafo CUDA non selezionato)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="388"/>
+        <location filename="../ui/train_page.cpp" line="389"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
         <translation>epoca %1/%2, batch %3/%4, perdita %5, %6 ms per passo, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="424"/>
+        <location filename="../ui/train_page.cpp" line="425"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
         <translation>epoca %1/%2: perdita %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="428"/>
+        <location filename="../ui/train_page.cpp" line="429"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>

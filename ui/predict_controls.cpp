@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "cuda_gate.h"
+#include "libreyolo/image_size.h"
 
 PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
     const libreyolo::PredictOptions defaults;
@@ -28,7 +29,11 @@ PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
     imgsz_->setSingleStep(32);
     imgsz_->setSpecialValueText(tr("model's"));
     imgsz_->setValue(0);
-    connect(imgsz_, &QSpinBox::editingFinished, this, &PredictControls::changed);
+    // A typed size off the stride snaps, visibly, to the nearest one the engine takes.
+    connect(imgsz_, &QSpinBox::editingFinished, this, [this] {
+        if (imgsz_->value() > 0) imgsz_->setValue(libreyolo::nearest_image_size(imgsz_->value()));
+        Q_EMIT changed();
+    });
     graph_ = new QComboBox(this);
     graph_->addItem(tr("off"), static_cast<int>(libreyolo::GraphMode::Off));
     graph_->addItem(tr("on"), static_cast<int>(libreyolo::GraphMode::On));
@@ -64,8 +69,7 @@ libreyolo::PredictOptions PredictControls::options() const {
     libreyolo::PredictOptions o;
     o.conf = static_cast<float>(conf_->value());
     o.iou = static_cast<float>(iou_->value());
-    // The engine wants a multiple of 32; round what was typed.
-    o.imgsz = imgsz_->value() > 0 ? std::max(32, (imgsz_->value() + 16) / 32 * 32) : 0;
+    o.imgsz = imgsz_->value() > 0 ? libreyolo::nearest_image_size(imgsz_->value()) : 0;
     o.cuda_graph = static_cast<libreyolo::GraphMode>(graph_->currentData().toInt());
     return o;
 }

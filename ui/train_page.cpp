@@ -24,6 +24,7 @@
 
 #include "cuda_gate.h"
 #include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
 #include "train_worker.h"
 
 namespace {
@@ -120,6 +121,8 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     epochs_ = spin(1, 10000, defaults.epochs);
     batch_ = spin(1, 1024, defaults.batch);
     imgsz_ = spin(32, 4096, defaults.imgsz, 32);
+    connect(imgsz_, &QSpinBox::editingFinished, this,
+            [this] { imgsz_->setValue(libreyolo::nearest_image_size(imgsz_->value())); });
     device_ = new QComboBox(this);
     device_->setEditable(true);
     device_->addItems({"auto", "cpu", "cuda"});
@@ -369,7 +372,8 @@ void TrainPage::launch(const libreyolo::TrainOptions& o) {
     setRunning(true);
     progress_->setValue(0);
     status_->setText(tr("starting…"));
-    Q_EMIT graphStateChanged(o.cuda_graph ? tr("requested: eager until a batch shape has repeated 3 times")
+    Q_EMIT graphStateChanged(o.cuda_graph ? tr("requested: eager until a batch shape has come %n time(s)", nullptr,
+                                               libreyolo::kTrainingGraphRepeatsBeforeCapture)
                                           : tr("off (CUDA graph unchecked)"));
     Q_EMIT startRequested(o);
 }

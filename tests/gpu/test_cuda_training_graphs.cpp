@@ -216,18 +216,26 @@ private Q_SLOTS:
                 return record_step(loss.total, *net);
             };
             const Snapshot start(*net);
-            const StepResult eager1 = step(forward);
-            start.restore(*net);
-            const StepResult eager2 = step(forward);
-            start.restore(*net);
+            // Several eager runs: their spread (atomics in the deformable attention's backward, the
+            // loss's index_put) varies from one pair to the next by more than 10x, so one pair is
+            // too small a sample of it.
+            std::vector<StepResult> eager;
+            for (int run = 0; run < 4; ++run) {
+                eager.push_back(step(forward));
+                start.restore(*net);
+            }
+            const StepResult& eager1 = eager[0];
+            const StepResult& eager2 = eager[1];
             graphs::GraphedNetwork graphed(net->feature_extractor(), forward, images);
             start.restore(*net);
             const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
             const StepComparison c = compare_steps(graph, eager1, eager2);
-            // Where two eager runs already differ (atomics in the deformable attention's backward,
-            // the loss's index_put), graph and eager are held to the eager runs' own spread.
+            // Where eager runs already differ, graph and eager are held to the largest spread
+            // between the eager runs.
             const double graph_diff = global_relative_difference(graph.grads, eager1.grads);
-            const double eager_diff = global_relative_difference(eager2.grads, eager1.grads);
+            double eager_diff = 0;
+            for (std::size_t run = 1; run < eager.size(); ++run)
+                eager_diff = std::max(eager_diff, global_relative_difference(eager[run].grads, eager1.grads));
             const bool pass = c.loss_equal && c.buffers_equal &&
                               (c.grads_equal || (!c.eager_repeatable && graph_diff <= std::max(10 * eager_diff, 1e-5)));
             failures += pass ? 0 : 1;
@@ -387,8 +395,9 @@ private:
             << "is a bar no run clears). `rel. diff` is the largest |a - b| / max|b| over the parameters.\n"
             << "RT-DETR rows: the backbone and encoder are graphed, the decoder (its denoising queries follow\n"
             << "the ground truth), the matching and the loss run eager, the denoising draws seeded alike; an\n"
-            << "eager-noise row passes when graph vs eager is within ten times eager vs eager; their `rel. diff`\n"
-            << "is ||a - b|| / ||b|| over all the gradients together.\n"
+            << "eager-noise row passes when graph vs eager is within ten times the largest difference between\n"
+            << "four eager runs (the atomics' spread varies tenfold from one pair to the next); their\n"
+            << "`rel. diff` is ||a - b|| / ||b|| over all the gradients together.\n"
             << "\n"
             << "| family | task | size | precision | batch | loss | BN buffers | gradients | graph vs eager rel. diff "
                "| eager vs eager rel. diff | category |\n"

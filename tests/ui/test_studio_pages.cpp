@@ -40,6 +40,24 @@ QTreeWidgetItem* topLevelItem(const QTreeWidget* tree, const QString& text) {
     return nullptr;
 }
 
+// The Italian translation installed for one test: removed when the test reads its results, or at
+// its end when a check fails first.
+class ItalianTranslation {
+public:
+    ItalianTranslation() {
+        StudioSettings settings;
+        settings.setLanguage("it");
+        installed_ = settings.loadTranslation(translator_) && QCoreApplication::installTranslator(&translator_);
+    }
+    ~ItalianTranslation() { remove(); }
+    bool installed() const { return installed_; }
+    void remove() { QCoreApplication::removeTranslator(&translator_); }
+
+private:
+    QTranslator translator_;
+    bool installed_ = false;
+};
+
 }  // namespace
 
 class TestStudioPages : public QObject {
@@ -216,11 +234,8 @@ private Q_SLOTS:
     // The engine reports its kernels in English; the studio shows the sentences it knows in
     // Italian (what the engine fills in kept), and anything else as the engine wrote it.
     void italianCoversTheKernelsPage() {
-        StudioSettings settings;
-        settings.setLanguage("it");
-        QTranslator translator;
-        QVERIFY(settings.loadTranslation(translator));
-        QCoreApplication::installTranslator(&translator);
+        ItalianTranslation italian;
+        QVERIFY(italian.installed());
         KernelsPage page;
         QSignalSpy refreshed(&page, &KernelsPage::refreshed);
         const bool read = refreshed.wait(60000);
@@ -258,7 +273,7 @@ private Q_SLOTS:
                                     "levels) -> (N, queries, heads·channels)"),
         };
         const QString unknown = KernelsPage::engineText("something new: 42");
-        QCoreApplication::removeTranslator(&translator);
+        italian.remove();
 
         QVERIFY(read);
         QVERIFY2(headers.contains("Disponibile") && headers.contains("Stato"), qPrintable(headers.join(", ")));
@@ -282,11 +297,8 @@ private Q_SLOTS:
     }
 
     void italianCoversTheTrainingCharts() {
-        StudioSettings settings;
-        settings.setLanguage("it");
-        QTranslator translator;
-        QVERIFY(settings.loadTranslation(translator));
-        QCoreApplication::installTranslator(&translator);
+        ItalianTranslation italian;
+        QVERIFY(italian.installed());
         QStringList texts;
         {
             TrainPage page;
@@ -296,7 +308,7 @@ private Q_SLOTS:
             }
             texts << page.ratePlot()->yAxis2->label();
         }
-        QCoreApplication::removeTranslator(&translator);
+        italian.remove();
         for (const char* english : {"step", "loss", "epoch", "epoch mean", "learning rate", "ms a step", "step ms"})
             QVERIFY2(!texts.contains(QString(english)), qPrintable(texts.join(", ")));
         QVERIFY2(texts.contains("epoca") && texts.contains("passo"), qPrintable(texts.join(", ")));

@@ -29,6 +29,28 @@ bool keysIncrease(const QCustomPlot* plot) {
     return true;
 }
 
+// Asks page to stop once the run writing into runFolder has saved its first epoch (during the
+// second), then stays out of the way.
+class StopAfterFirstEpoch {
+public:
+    StopAfterFirstEpoch(TrainPage& page, const QString& runFolder)
+        : checkpoint_(QDir(runFolder).filePath("weights/last.train.safetensors").toStdString()) {
+        QObject::connect(&poll_, &QTimer::timeout, [this, &page] {
+            if (!std::filesystem::exists(checkpoint_)) return;
+            asked_ = true;
+            poll_.stop();
+            page.stop();
+        });
+        poll_.start(20);
+    }
+    bool asked() const { return asked_; }
+
+private:
+    std::filesystem::path checkpoint_;
+    QTimer poll_;
+    bool asked_ = false;
+};
+
 }  // namespace
 
 class TestTrainPage : public QObject {
@@ -122,22 +144,10 @@ private Q_SLOTS:
         TrainPage page;
         page.setOptions(tiny("stopped", 3));
         QSignalSpy finished(&page, &TrainPage::runFinished);
-        // Stop once the first epoch has been saved, during the second.
-        bool asked = false;
-        QTimer poll;
-        connect(&poll, &QTimer::timeout, [&] {
-            const auto last =
-                std::filesystem::path(dir_.filePath("runs/stopped/weights/last.train.safetensors").toStdString());
-            if (!asked && std::filesystem::exists(last)) {
-                asked = true;
-                page.stop();
-            }
-        });
-        poll.start(20);
+        StopAfterFirstEpoch stopper(page, dir_.filePath("runs/stopped"));
         page.start();
         QVERIFY(finished.wait(300000));
-        poll.stop();
-        QVERIFY(asked);
+        QVERIFY(stopper.asked());
         QCOMPARE(finished.first().at(1).toBool(), true);
         finished.clear();
         page.resume();
@@ -172,20 +182,10 @@ private Q_SLOTS:
         libreyolo::TrainOptions o = page.options();
         o.epochs = 3;
         page.setOptions(o);
-        bool asked = false;
-        QTimer poll;
-        connect(&poll, &QTimer::timeout, [&] {
-            const auto last =
-                std::filesystem::path(dir_.filePath("runs/twice2/weights/last.train.safetensors").toStdString());
-            if (!asked && std::filesystem::exists(last)) {
-                asked = true;
-                page.stop();
-            }
-        });
-        poll.start(20);
+        StopAfterFirstEpoch stopper(page, dir_.filePath("runs/twice2"));
         page.start();
         QVERIFY(finished.wait(300000));
-        poll.stop();
+        QVERIFY(stopper.asked());
         QCOMPARE(finished.first().at(0).toString(), dir_.filePath("runs/twice2"));
         QCOMPARE(finished.takeFirst().at(1).toBool(), true);
         QCOMPARE(name->text(), QString("twice2"));

@@ -14,6 +14,10 @@
 
 namespace libreyolo {
 
+// How many times a batch shape must come before a --cuda-graph run captures it: shapes that change
+// (multi_scale, a last smaller batch) are never captured.
+inline constexpr int kTrainingGraphRepeatsBeforeCapture = 3;
+
 struct TrainOptions {
     std::string model = "yolo9-t";  // a model name (from scratch) or a .safetensors file (fine-tune)
     std::string data;               // data YAML (required)
@@ -41,8 +45,9 @@ struct TrainOptions {
     std::string name = "exp";
     bool exist_ok = false;
     bool resume = false;  // continue project/name from weights/last.*
-    // Replay the network's forward and backward from CUDA graphs once a batch shape has repeated
-    // three times (CUDA, a family marked for training graphs); otherwise, or after a failure, eager.
+    // Replay the network's forward and backward from CUDA graphs once a batch shape has come
+    // kTrainingGraphRepeatsBeforeCapture times (CUDA, a family marked for training graphs);
+    // otherwise, or after a failure, eager.
     bool cuda_graph = false;
     // Distributed runs (several processes, each started with RANK, WORLD_SIZE, LOCAL_RANK,
     // MASTER_ADDR and MASTER_PORT set, as `libreyolo train device=0,1`, torchrun or Slurm do):

@@ -13,12 +13,13 @@
 #include <vector>
 
 #include "graphs/graphed_network.h"
+#include "libreyolo/train.h"
 
 namespace libreyolo::training {
 
 class NetworkGraph {
 public:
-    static constexpr int kRepeatsBeforeCapture = 3;
+    static constexpr int kRepeatsBeforeCapture = kTrainingGraphRepeatsBeforeCapture;
     using Announce = std::function<void(const std::string&)>;  // the log line, also sent as an event
 
     // unsupported: why this run cannot use graphs ("" when it can). Only meaningful if requested.
