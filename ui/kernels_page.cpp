@@ -57,11 +57,11 @@ constexpr const char* kEngineTexts[] = {
     QT_TRANSLATE_NOOP("KernelsPage", "absent"),
 };
 
-// One of kEngineTexts as a pattern: the text around its placeholders must match exactly.
+// One of kEngineTexts as a pattern: the text around its blanks (%1, %2) must match exactly.
 struct EnginePattern {
-    const char* source;            // the untranslated text, tr()'s key
-    QRegularExpression regex;      // the whole text, each placeholder captured
-    std::vector<int> placeholder;  // the number of each capture's placeholder (1 for %1)
+    const char* source;             // the untranslated text, tr()'s key
+    QRegularExpression regex;       // the whole text, each blank captured
+    std::vector<int> blank_number;  // per capture, the number of its blank (1 for %1)
 };
 
 const std::vector<EnginePattern>& enginePatterns() {
@@ -76,7 +76,7 @@ const std::vector<EnginePattern>& enginePatterns() {
             for (auto it = marker.globalMatch(text); it.hasNext();) {
                 const QRegularExpressionMatch m = it.next();
                 regex += QRegularExpression::escape(text.mid(from, m.capturedStart() - from)) + QStringLiteral("(.*)");
-                p.placeholder.push_back(m.captured(1).toInt());
+                p.blank_number.push_back(m.captured(1).toInt());
                 from = m.capturedEnd();
             }
             regex += QRegularExpression::escape(text.mid(from)) + QStringLiteral("$");
@@ -127,9 +127,9 @@ QString KernelsPage::engineText(const std::string& english) {
     for (const EnginePattern& p : enginePatterns()) {
         const QRegularExpressionMatch m = p.regex.match(text);
         if (!m.hasMatch()) continue;
-        QStringList fills(static_cast<qsizetype>(p.placeholder.size()));
-        for (std::size_t i = 0; i < p.placeholder.size(); ++i)
-            fills[p.placeholder[i] - 1] = engineText(m.captured(static_cast<int>(i) + 1).toStdString());
+        QStringList fills(static_cast<qsizetype>(p.blank_number.size()));
+        for (std::size_t i = 0; i < p.blank_number.size(); ++i)
+            fills[p.blank_number[i] - 1] = engineText(m.captured(static_cast<int>(i) + 1).toStdString());
         const QString translated = tr(p.source);
         // One arg() call for both: a filling that itself holds "%2" must stay as it is.
         switch (fills.size()) {
