@@ -4,15 +4,15 @@
 #include <torch/torch.h>
 
 #include "core/autocast.h"
-#include "models/common/multihead_attention.h"
+#include "nn/multihead_attention.h"
 
 struct AifiAttentionPair {
-    libreyolo::models::MultiheadAttention manual, fused;
+    libreyolo::nn::MultiheadAttention manual, fused;
 };
 
 inline AifiAttentionPair aifi_attention_pair(std::int64_t embed_dim, std::int64_t heads) {
-    AifiAttentionPair pair{libreyolo::models::MultiheadAttention(embed_dim, heads, /*batch_first=*/true),
-                           libreyolo::models::MultiheadAttention(embed_dim, heads, /*batch_first=*/true)};
+    AifiAttentionPair pair{libreyolo::nn::MultiheadAttention(embed_dim, heads, /*batch_first=*/true),
+                           libreyolo::nn::MultiheadAttention(embed_dim, heads, /*batch_first=*/true)};
     pair.manual->to(torch::kCUDA);
     pair.fused->to(torch::kCUDA);
     const torch::NoGradGuard no_grad;
@@ -24,7 +24,7 @@ inline AifiAttentionPair aifi_attention_pair(std::int64_t embed_dim, std::int64_
 
 // query = key = src + pos, value = src; src and pos float16, as the model's AIFI layer has them
 // under autocast (a convolution's output, the position embedding cast to it).
-inline auto aifi_layer(libreyolo::models::MultiheadAttention& attention, const torch::Tensor& src,
+inline auto aifi_layer(libreyolo::nn::MultiheadAttention& attention, const torch::Tensor& src,
                        const torch::Tensor& pos) {
     return [&attention, &src, &pos] {
         const libreyolo::CudaAutocast autocast(true);

@@ -17,10 +17,9 @@
 
 #include "bench_common.h"
 #include "gpu_timing.h"
-
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 
 int main(int argc, char** argv) {
     std::map<std::string, std::string> args = {{"models", "yolo9-t,yolo9-s,yolo9-m,yolo9-c"},

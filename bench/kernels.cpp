@@ -25,13 +25,12 @@
 #include "aifi_attention.h"
 #include "bench_common.h"
 #include "gpu_timing.h"
-
 #include "kernels/deform/ms_deform_attn.h"
 #include "kernels/fake_quant_slot.h"
+#include "kernels/nms.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/version.h"
-#include "predict/nms.h"
 #include "quant/fake_quant.h"
 
 namespace {
@@ -65,9 +64,10 @@ void bench_fake_quant(std::int64_t elements, int warmup, int runs, bool json) {
          {std::pair{std::string("per tensor"), torch::full({}, 0.02f, torch::kCUDA)},
           std::pair{std::string("per channel"), torch::rand({elements / 4096, 1}, torch::kCUDA) * 0.05f}}) {
         torch::Tensor out;
-        const double reference = median_gpu_ms([&] { out = quant::fake_quant_fp8_reference(x, scale); }, warmup, runs);
+        const double reference =
+            median_gpu_ms([&] { out = kernels::fake_quant_fp8_reference(x, scale); }, warmup, runs);
         const double fast = median_gpu_ms([&] { out = kernels::fake_quant_fp8_slot()(x, scale); }, warmup, runs);
-        if (!torch::equal(out, quant::fake_quant_fp8_reference(x, scale)))
+        if (!torch::equal(out, kernels::fake_quant_fp8_reference(x, scale)))
             throw std::runtime_error("fake_quant_fp8: the accelerated output differs from the reference");
         report(json, "fake_quant_fp8", std::to_string(elements) + " float32, " + shape, active("fake_quant_fp8"),
                reference, fast);
@@ -85,7 +85,7 @@ void bench_nms(std::int64_t n, int warmup, int runs, bool json) {
         torch::Tensor reference;
         for (int i = 0; i < warmup / 5 + runs / 5; ++i) {
             const auto start = std::chrono::steady_clock::now();
-            reference = predict::nms_keep(boxes, scores, cls, 0.45);
+            reference = kernels::nms_keep(boxes, scores, cls, 0.45);
             if (i >= warmup / 5)
                 host_ms.push_back(
                     std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

@@ -15,17 +15,16 @@
 #include <string>
 
 #include "bench_common.h"
-#include "gpu_timing.h"
-
 #include "core/autocast.h"
 #include "data/loader.h"
+#include "gpu_timing.h"
 #include "graphs/graphed_network.h"
 #include "libreyolo/dataset.h"
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
+#include "model/model_impl.h"
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
-#include "predict/model_impl.h"
 #include "train/ema_blend.h"
 #include "train/foreach_sgd.h"
 #include "train/grad_scaler.h"

@@ -13,13 +13,12 @@
 #include <string>
 
 #include "bench_common.h"
-
 #include "data/loader.h"
 #include "libreyolo/dataset.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
 #include "libreyolo/train.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 #include "train/family_recipe.h"
 #include "train/grad_scaler.h"
 
@@ -37,11 +36,12 @@ Arm run_arm(const std::string& name, int nc, const data::Batch& batch, bool amp,
     Model model = Model::create(name, nc, "cuda");
     model.impl().net->train();
     const TrainOptions o = train_defaults(name);
-    auto recipe = training::make_family_recipe(model.impl().net, nc);
+    auto recipe = training::make_family_recipe(model.impl().spec.name.family, model.impl().net, nc);
     auto optimizer = recipe->make_optimizer(o);
     training::GradScaler scaler(torch::kCUDA);
-    training::NetworkGraph graph(graphed, "",
-                                 [](const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); });
+    training::NetworkGraph graph(graphed, "", [](const TrainingGraphStatus&, const std::string& line) {
+        std::fprintf(stderr, "%s\n", line.c_str());
+    });
     const torch::Tensor images = batch.images.cuda(), targets = batch.targets.cuda();
     std::vector<double> times;
     for (int i = 0; i < warmup + steps; ++i) {
@@ -55,7 +55,7 @@ Arm run_arm(const std::string& name, int nc, const data::Batch& batch, bool amp,
         if (i >= warmup)
             times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    return {median(times), graph.status()};
+    return {median(times), graph.status().summary()};
 }
 
 }  // namespace

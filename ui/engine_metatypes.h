@@ -13,4 +13,5 @@ Q_DECLARE_METATYPE(libreyolo::Result)
 Q_DECLARE_METATYPE(libreyolo::PredictOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainEvent)
+Q_DECLARE_METATYPE(libreyolo::TrainingGraphStatus)
 Q_DECLARE_METATYPE(libreyolo::GraphInfo)  // std::vector of it: Qt declares containers itself

@@ -90,6 +90,7 @@ void dropFrom(QCPGraph* graph, double key) {
 TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     qRegisterMetaType<libreyolo::TrainOptions>();
     qRegisterMetaType<libreyolo::TrainEvent>();
+    qRegisterMetaType<libreyolo::TrainingGraphStatus>();
 
     const libreyolo::TrainOptions defaults;
     model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
@@ -229,10 +230,10 @@ TrainPage::TrainPage(QWidget* parent) : QWidget(parent) {
     connect(worker_, &TrainWorker::logLine, this, &TrainPage::appendLog);
     connect(
         worker_, &TrainWorker::finished, this,
-        [this](const QString& dir, bool stopped, double best, const QString& cudaGraph) {
+        [this](const QString& dir, bool stopped, double best, const libreyolo::TrainingGraphStatus& cudaGraph) {
             setRunning(false);
             showRunFolder(dir);
-            Q_EMIT graphStateChanged(tr("last run: %1").arg(cudaGraph == QLatin1String("off") ? tr("off") : cudaGraph));
+            Q_EMIT graphStateChanged(tr("last run: %1").arg(graphStatusText(cudaGraph)));
             status_->setText(stopped ? tr("stopped; Resume continues %1").arg(dir)
                                      : tr("finished: best mAP50-95 %1, results in %2").arg(best, 0, 'f', 4).arg(dir));
             Q_EMIT runFinished(dir, stopped);
@@ -368,13 +369,31 @@ void TrainPage::stop() {
     status_->setText(tr("stopping after this batch…"));
 }
 
+QString TrainPage::graphStatusText(const libreyolo::TrainingGraphStatus& status) {
+    using State = libreyolo::TrainingGraphStatus::State;
+    switch (status.state) {
+        case State::Off:
+            return tr("off");
+        case State::RuledOut:
+            return tr("not used, training eager: %1").arg(QString::fromStdString(status.reason));
+        case State::Waiting:
+            return tr("requested: eager until a batch shape has come %n time(s)", nullptr,
+                      libreyolo::kTrainingGraphRepeatsBeforeCapture);
+        case State::Replaying:
+            return tr("replaying the training step for batches of %1").arg(QString::fromStdString(status.shape));
+        case State::FellBack:
+            return tr("eager after a failure: %1").arg(QString::fromStdString(status.reason));
+    }
+    return tr("off");
+}
+
 void TrainPage::launch(const libreyolo::TrainOptions& o) {
     setRunning(true);
     progress_->setValue(0);
     status_->setText(tr("starting…"));
-    Q_EMIT graphStateChanged(o.cuda_graph ? tr("requested: eager until a batch shape has come %n time(s)", nullptr,
-                                               libreyolo::kTrainingGraphRepeatsBeforeCapture)
-                                          : tr("off (CUDA graph unchecked)"));
+    libreyolo::TrainingGraphStatus requested;
+    if (o.cuda_graph) requested.state = libreyolo::TrainingGraphStatus::State::Waiting;
+    Q_EMIT graphStateChanged(o.cuda_graph ? graphStatusText(requested) : tr("off (CUDA graph unchecked)"));
     Q_EMIT startRequested(o);
 }
 
@@ -383,7 +402,7 @@ void TrainPage::onEvent(const libreyolo::TrainEvent& e) {
     if (const QString dir = QString::fromStdString(e.save_dir); QFileInfo(dir).fileName() != runFolderName_)
         showRunFolder(dir);
     if (e.kind == libreyolo::TrainEvent::Kind::Graph) {  // its line reaches the log through the engine's log
-        Q_EMIT graphStateChanged(QString::fromStdString(e.message));
+        Q_EMIT graphStateChanged(graphStatusText(e.graph));
         return;
     }
     if (e.kind == libreyolo::TrainEvent::Kind::Batch) {

@@ -38,6 +38,9 @@ public:
     QCustomPlot* metricPlot() const { return metricPlot_; }
     QCustomPlot* ratePlot() const { return ratePlot_; }
 
+    // A training graph's state in the studio's words (graphStateChanged's text).
+    static QString graphStatusText(const libreyolo::TrainingGraphStatus& status);
+
 public Q_SLOTS:
     void start();
     void stop();

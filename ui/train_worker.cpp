@@ -17,8 +17,7 @@ void TrainWorker::run(const libreyolo::TrainOptions& options) {
         const libreyolo::TrainResult r = libreyolo::train(
             options, [this](const libreyolo::TrainEvent& e) { Q_EMIT event(e); }, &stop_);
         libreyolo::set_log_callback({});
-        Q_EMIT finished(QString::fromStdString(r.save_dir), r.stopped, r.best_map50_95,
-                        QString::fromStdString(r.cuda_graph));
+        Q_EMIT finished(QString::fromStdString(r.save_dir), r.stopped, r.best_map50_95, r.cuda_graph);
     } catch (const std::exception& e) {
         libreyolo::set_log_callback({});
         Q_EMIT failed(QString::fromUtf8(e.what()));

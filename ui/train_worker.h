@@ -24,7 +24,8 @@ Q_SIGNALS:
     void logLine(const QString& line);
     // stopped: by requestStop(); saveDir holds weights/last.* to resume from.
     // cudaGraph: how --cuda-graph went (TrainResult::cuda_graph).
-    void finished(const QString& saveDir, bool stopped, double bestMap50_95, const QString& cudaGraph);
+    void finished(const QString& saveDir, bool stopped, double bestMap50_95,
+                  const libreyolo::TrainingGraphStatus& cudaGraph);
     void failed(const QString& message);
 
 private:

@@ -63,6 +63,26 @@ std::string loss_parts_text(const TrainEvent& e) {
     return text;
 }
 
+// How --cuda-graph went, for the last line of a run.
+std::string graph_outcome(const TrainResult& r) {
+    using State = TrainingGraphStatus::State;
+    switch (r.cuda_graph.state) {
+        case State::Off:
+            return "off";
+        case State::RuledOut:
+            return "not used (" + r.cuda_graph.reason + "); trained eager";
+        case State::Waiting:
+            return "no batch shape came " + std::to_string(kTrainingGraphRepeatsBeforeCapture) +
+                   " times; trained eager";
+        case State::Replaying:
+            return "the training step for " + r.cuda_graph.shape + " replayed " + std::to_string(r.graph_replays) +
+                   " times";
+        case State::FellBack:
+            return "fell back to eager after " + std::to_string(r.graph_replays) + " replays: " + r.cuda_graph.reason;
+    }
+    return "off";
+}
+
 int run_train(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
         argv, {"model",        "data",          "epochs",      "batch",         "imgsz",      "workers",
@@ -155,6 +175,7 @@ int run_train(const std::vector<std::string>& argv) {
     }
     std::printf("%s after %d epoch(s); best mAP50-95 %.4f\nResults saved to %s\n", r.stopped ? "Stopped" : "Finished",
                 r.epochs_run, r.best_map50_95, r.save_dir.c_str());
+    if (o.cuda_graph) std::printf("--cuda-graph: %s\n", graph_outcome(r).c_str());
     return 0;
 }
 

@@ -9,15 +9,16 @@
 // weight is written in place, replaced or asked in another dtype.
 #include <QtTest/QtTest>
 
+#include "kernels/manual_math.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
-#include "models/common/attention_policy.h"
-#include "models/common/cast_weights_cache.h"
-#include "models/common/multihead_attention.h"
-#include "models/network_factory.h"
+#include "nn/attention_policy.h"
+#include "nn/cast_weights_cache.h"
+#include "nn/multihead_attention.h"
+#include "registry/network_spec.h"
 
 using namespace libreyolo;
-using libreyolo::models::MultiheadAttention;
+using libreyolo::nn::MultiheadAttention;
 
 namespace {
 
@@ -99,20 +100,20 @@ private Q_SLOTS:
         const torch::Tensor x = torch::randn({16, 2, 48});
         const torch::Tensor manual = m(x, x, x);
         m->fused_attn = true;
-        QVERIFY(!models::manual_attention_required());
+        QVERIFY(!kernels::manual_attention_required());
         {
-            const models::ManualAttentionScope exporting;
-            QVERIFY(models::manual_attention_required());
+            const kernels::ManualAttentionScope exporting;
+            QVERIFY(kernels::manual_attention_required());
             QVERIFY(torch::equal(m(x, x, x), manual));
         }
-        QVERIFY(!models::manual_attention_required());
+        QVERIFY(!kernels::manual_attention_required());
     }
 
     void setFusedAttentionCountsTheModules() {
         Blocks net;
-        QCOMPARE(models::set_fused_attention(net, true), 3);
+        QCOMPARE(nn::set_fused_attention(net, true), 3);
         QVERIFY(net.a->fused_attn && net.b->fused_attn && net.c->fused_attn);
-        QCOMPARE(models::set_fused_attention(net, false), 3);
+        QCOMPARE(nn::set_fused_attention(net, false), 3);
         QVERIFY(!net.b->fused_attn);
         Model yolo = Model::create("yolo9-t", 80, "cpu");
         QCOMPARE(yolo.set_fused_attention(true), 0);
@@ -124,12 +125,12 @@ private Q_SLOTS:
         Blocks net;
         net.b->fused_attn = true;
         const torch::Tensor x = torch::randn({12, 2, 32});
-        const bool exact = models::fused_attention_is_byte_exact(net, [&] { return net.forward(x); });
+        const bool exact = nn::fused_attention_is_byte_exact(net, [&] { return net.forward(x); });
         QVERIFY(!net.a->fused_attn && net.b->fused_attn && !net.c->fused_attn);
         torch::NoGradGuard no_grad;
-        models::set_fused_attention(net, false);
+        nn::set_fused_attention(net, false);
         const torch::Tensor manual = net.forward(x);
-        models::set_fused_attention(net, true);
+        nn::set_fused_attention(net, true);
         QCOMPARE(exact, torch::equal(manual, net.forward(x)));
         qInfo("fused vs manual on this CPU: %s", exact ? "byte-identical" : "different in the last bits");
     }
@@ -138,26 +139,26 @@ private Q_SLOTS:
     // byte-exactness of fused vs manual for a family decides its default").
     void everyFamilysDefaultFollowsTheHelper() {
         for (const FamilyTraits& family : registered_families()) {
-            models::NetworkSpec spec;
+            registry::NetworkSpec spec;
             spec.name.family = family.family;
             spec.name.size = family.sizes.front();
             spec.nc = 4;
-            auto net = models::build_network(spec);
+            auto net = registry::build_network(spec);
             net->eval();
-            const int modules = models::set_fused_attention(*net, family.fused_attention_default);
+            const int modules = nn::set_fused_attention(*net, family.fused_attention_default);
             if (modules == 0) {
                 QVERIFY2(!family.fused_attention_default, family.family.c_str());
                 continue;
             }
             // 160: the smallest input that leaves RT-DETR's decoder its 300 queries' cells.
             const torch::Tensor x = torch::rand({1, 3, 160, 160});
-            const bool exact = models::fused_attention_is_byte_exact(*net, [&] { return net->forward(x); });
+            const bool exact = nn::fused_attention_is_byte_exact(*net, [&] { return net->forward(x); });
             QCOMPARE(family.fused_attention_default, exact);
         }
     }
 
     void castWeightsAreKeptUntilAWeightChanges() {
-        models::CastWeightsCache cache;
+        nn::CastWeightsCache cache;
         torch::Tensor w = torch::randn({4, 3}), b = torch::randn({4});
         const auto cast = [&](at::ScalarType dtype = torch::kHalf) { return cache.get({w, b}, dtype); };
         const std::vector<torch::Tensor> first = cast();
@@ -171,7 +172,7 @@ private Q_SLOTS:
         QCOMPARE(cast(torch::kBFloat16)[0].scalar_type(), torch::kBFloat16);
         // Only for CUDA weights with autograd off.
         const torch::NoGradGuard no_grad;
-        QVERIFY(!models::may_use_cast_weights_cache({w, b}));
+        QVERIFY(!nn::may_use_cast_weights_cache({w, b}));
     }
 };
 

@@ -14,7 +14,7 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "libreyolo/model.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 
 using namespace libreyolo::testing;
 
@@ -71,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(!weights_digest(ranks[0]).isEmpty());
         QCOMPARE(weights_digest(ranks[1]), weights_digest(ranks[0]));  // bit-identical weights
         QVERIFY2(ranks[0].err.contains("rank 0 of 2 on cpu (gloo"), qPrintable(ranks[0].err));
-        QVERIFY2(ranks[0].err.contains("--cuda-graph: a distributed run (2 ranks) is not captured"),
+        QVERIFY2(ranks[0].err.contains("cuda_graph: a distributed run (2 ranks) is not captured"),
                  qPrintable(ranks[0].err));
         QVERIFY(ranks[0].out.contains("Results saved to"));
         QVERIFY(!ranks[1].out.contains("Results saved to"));  // rank 0 speaks for the run

@@ -10,7 +10,7 @@
 #include "graphs/lru_cache.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 
 using namespace libreyolo;
 

@@ -11,14 +11,14 @@
 #include "support/local_http_server.h"
 #include "support/test_helpers.h"
 
+#include "core/sha256.h"
 #include "kernels/hub/download.h"
 #include "kernels/hub/hub.h"
 #include "kernels/hub/manifest.h"
-#include "kernels/hub/sha256.h"
+#include "kernels/nms.h"
 #include "kernels/nms_slot.h"
 #include "kernels/slot.h"
 #include "libreyolo/kernels.h"
-#include "predict/nms.h"
 
 using namespace libreyolo;
 using namespace libreyolo::kernels::hub;
@@ -44,7 +44,7 @@ struct NmsFixture {
         classes = torch::randint(0, 2, {200}, torch::kLong);
     }
     torch::Tensor via_slot() const { return kernels::nms_slot()(boxes, scores, classes, 0.45); }
-    torch::Tensor reference() const { return predict::nms_keep(boxes, scores, classes, 0.45); }
+    torch::Tensor reference() const { return kernels::nms_keep(boxes, scores, classes, 0.45); }
 };
 
 }  // namespace

@@ -8,11 +8,12 @@
 
 #include "support/test_helpers.h"
 
+#include "kernels/fake_quant_slot.h"
+#include "kernels/nms.h"
 #include "kernels/nms_slot.h"
 #include "kernels/slot.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
-#include "predict/nms.h"
 #include "quant/fake_quant.h"
 
 using namespace libreyolo;
@@ -138,11 +139,12 @@ private Q_SLOTS:
     void fakeQuantFp8RoundsToTheE4M3Grid() {
         const torch::Tensor x = torch::tensor({1.0f, 1.125f, -2.25f, 3.5f, 448.0f, 1.0625f, 1000.0f, -1000.0f, 0.0f});
         const torch::Tensor want = torch::tensor({1.0f, 1.125f, -2.25f, 3.5f, 448.0f, 1.0f, 448.0f, -448.0f, 0.0f});
-        QVERIFY(torch::equal(quant::fake_quant_fp8_reference(x, torch::tensor(1.0f)), want));
+        QVERIFY(torch::equal(kernels::fake_quant_fp8_reference(x, torch::tensor(1.0f)), want));
         // Scale 4: 1000 / 4 = 250 rounds to 256 (spacing 16 between 128 and 256), times 4.
-        QCOMPARE(quant::fake_quant_fp8_reference(torch::tensor({1000.0f}), torch::tensor(4.0f)).item<float>(), 1024.0f);
+        QCOMPARE(kernels::fake_quant_fp8_reference(torch::tensor({1000.0f}), torch::tensor(4.0f)).item<float>(),
+                 1024.0f);
         // A zero scale does not divide by zero.
-        QVERIFY(torch::isfinite(quant::fake_quant_fp8_reference(x, torch::tensor(0.0f))).all().item<bool>());
+        QVERIFY(torch::isfinite(kernels::fake_quant_fp8_reference(x, torch::tensor(0.0f))).all().item<bool>());
     }
 
     void fakeQuantFp8TakesPerChannelScalesAndPassesGradientsStraight() {
@@ -169,7 +171,7 @@ private Q_SLOTS:
             "counting", "test",
             [&](const torch::Tensor& b, const torch::Tensor& s, const torch::Tensor& c, double iou) {
                 ++calls;
-                return predict::nms_keep(b, s, c, iou);
+                return kernels::nms_keep(b, s, c, iou);
             });
         Model model = Model::create("yolo9-t", 80, "cpu");
         std::vector<unsigned char> pixels(64 * 64 * 3, 128);

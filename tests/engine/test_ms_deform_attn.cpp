@@ -8,7 +8,7 @@
 #include "support/test_helpers.h"
 
 #include "kernels/deform/ms_deform_attn.h"
-#include "models/common/attention_policy.h"
+#include "kernels/manual_math.h"
 
 using namespace libreyolo;
 using kernels::DeformableSampling;
@@ -126,7 +126,7 @@ private Q_SLOTS:
         discrete.discrete = true;
         QVERIFY(!kernels::ms_deform_attn_layout_is_classic(discrete));
         {
-            const models::ManualAttentionScope exporting;  // what traces and exports hold
+            const kernels::ManualAttentionScope exporting;  // what traces and exports hold
             QVERIFY(!kernels::ms_deform_attn_layout_is_classic(classic));
         }
         QVERIFY(kernels::ms_deform_attn_layout_is_classic(classic));

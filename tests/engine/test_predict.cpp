@@ -10,12 +10,12 @@
 #include <filesystem>
 #include <fstream>
 
+#include "image/letterbox.h"
+#include "image/sources.h"
+#include "kernels/nms.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 #include "libreyolo/model.h"
-#include "predict/letterbox.h"
-#include "predict/nms.h"
-#include "predict/sources.h"
 
 using namespace libreyolo;
 using libreyolo::testing::error_of;
@@ -78,16 +78,16 @@ class TestPredict : public QObject {
 
 private Q_SLOTS:
     void letterboxGeometryAsLibreYOLO() {
-        auto g = predict::letterbox_geometry(427, 640, 640, 640);
+        auto g = image::letterbox_geometry(427, 640, 640, 640);
         QCOMPARE(g.ratio, 1.0);
         QCOMPARE(g.new_h, 427);
-        g = predict::letterbox_geometry(720, 1280, 640, 640);
+        g = image::letterbox_geometry(720, 1280, 640, 640);
         QCOMPARE(g.new_w, 640);
         QCOMPARE(g.new_h, 360);
-        const cv::Mat canvas = predict::letterbox(cv::Mat(100, 50, CV_8UC3, cv::Scalar(1, 2, 3)), 64, 64);
+        const cv::Mat canvas = image::letterbox(cv::Mat(100, 50, CV_8UC3, cv::Scalar(1, 2, 3)), 64, 64);
         QCOMPARE(canvas.at<cv::Vec3b>(0, 0), cv::Vec3b(1, 2, 3));          // image in the top-left corner
         QCOMPARE(canvas.at<cv::Vec3b>(63, 63), cv::Vec3b(114, 114, 114));  // pad bottom-right
-        QVERIFY_THROWS_EXCEPTION(InvalidArgument, predict::letterbox_geometry(0, 10, 64, 64));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, image::letterbox_geometry(0, 10, 64, 64));
     }
 
     void nmsIsClassAwareAndScoreOrdered() {
@@ -96,12 +96,12 @@ private Q_SLOTS:
                 .view({4, 4});
         const torch::Tensor scores = torch::tensor({0.5f, 0.9f, 0.8f, 0.3f});
         const torch::Tensor classes = torch::tensor({0, 0, 1, 0});
-        const torch::Tensor keep = predict::nms_keep(boxes, scores, classes, 0.45);
+        const torch::Tensor keep = kernels::nms_keep(boxes, scores, classes, 0.45);
         QCOMPARE(keep.sizes().vec(), std::vector<int64_t>{3});
         QCOMPARE(keep[0].item<int64_t>(), int64_t(1));  // beats box 0 (IoU 0.68)
         QCOMPARE(keep[1].item<int64_t>(), int64_t(2));  // other class survives
         QCOMPARE(keep[2].item<int64_t>(), int64_t(3));
-        QCOMPARE(predict::nms_keep(boxes, scores, classes, 0.7).numel(), int64_t(4));
+        QCOMPARE(kernels::nms_keep(boxes, scores, classes, 0.7).numel(), int64_t(4));
     }
 
     void expandsFoldersAndGlobs() {
@@ -110,19 +110,19 @@ private Q_SLOTS:
         fs::copy_file(LIBREYOLO_SAMPLE_IMAGE, folder / "b.png");
         fs::copy_file(LIBREYOLO_SAMPLE_IMAGE, folder / "a.PNG");
         write_file(folder / "notes.txt", "not an image");
-        auto items = predict::expand_source(folder.string());
+        auto items = image::expand_source(folder.string());
         QCOMPARE(items.size(), std::size_t(2));
         QCOMPARE(items[0].path.filename().string(), std::string("a.PNG"));
-        QCOMPARE(predict::expand_source((folder / "b*").string()).size(), std::size_t(1));
+        QCOMPARE(image::expand_source((folder / "b*").string()).size(), std::size_t(1));
         QVERIFY(error_of([&] {
-                    predict::expand_source((folder / "z*.png").string());
+                    image::expand_source((folder / "z*.png").string());
                 }).find("no images or videos match") != std::string::npos);
         QVERIFY(error_of([&] {
-                    predict::expand_source((folder / "notes.txt").string());
+                    image::expand_source((folder / "notes.txt").string());
                 }).find("unsupported file type '.txt'") != std::string::npos);
-        QVERIFY_THROWS_EXCEPTION(FileNotFound, predict::expand_source((root() / "missing.jpg").string()));
+        QVERIFY_THROWS_EXCEPTION(FileNotFound, image::expand_source((root() / "missing.jpg").string()));
         fs::create_directories(root() / "empty");
-        QVERIFY_THROWS_EXCEPTION(FileNotFound, predict::expand_source((root() / "empty").string()));
+        QVERIFY_THROWS_EXCEPTION(FileNotFound, image::expand_source((root() / "empty").string()));
     }
 
     void corruptImagesAreSkippedAndTheRestContinue() {

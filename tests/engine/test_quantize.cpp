@@ -10,11 +10,12 @@
 #include "support/test_helpers.h"
 
 #include "io/safetensors.h"
+#include "kernels/fake_quant_slot.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
 #include "libreyolo/train.h"
 #include "libreyolo/validate.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 #include "quant/fake_quant.h"
 #include "quant/quant_conv2d.h"
 #include "quant/quantize_network.h"
@@ -71,7 +72,7 @@ private Q_SLOTS:
         QVERIFY(torch::equal(q->forward(x), conv(x, w, b)));  // unprepared: a Conv2d
 
         q->prepare_fp8();
-        const torch::Tensor wq = quant::fake_quant_fp8_reference(w, per_channel_weight_scale(w));
+        const torch::Tensor wq = kernels::fake_quant_fp8_reference(w, per_channel_weight_scale(w));
         QVERIFY(!torch::equal(wq, w));
         QVERIFY(torch::equal(q->forward(x), conv(x, wq, b)));  // uncalibrated: weight-only
 
@@ -87,7 +88,7 @@ private Q_SLOTS:
         QCOMPARE(buffers["_q_calibrated"].item<int>(), 1);
 
         const float amax = std::max(std::abs(buffers["_q_act_lo"].item<float>()), buffers["_q_act_hi"].item<float>());
-        const torch::Tensor xq = quant::fake_quant_fp8_reference(x, torch::full({1}, amax / 448.0f));
+        const torch::Tensor xq = kernels::fake_quant_fp8_reference(x, torch::full({1}, amax / 448.0f));
         QVERIFY(!torch::equal(xq, x));
         QVERIFY(torch::equal(q->forward(x), conv(xq, wq, b)));
 

@@ -17,11 +17,12 @@
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
-#include "models/network_factory.h"
 #include "models/rtdetr/decoder.h"
 #include "models/rtdetr/hybrid_encoder.h"
 #include "models/rtdetr/presnet.h"
 #include "models/rtdetr/rtdetr.h"
+#include "nn/flop_counter.h"
+#include "registry/network_spec.h"
 
 using namespace libreyolo;
 
@@ -49,7 +50,7 @@ void compare_layout(const torch::nn::Module& net, const nlohmann::json& want) {
         QVERIFY2(ours.count(key), key.c_str());
         QVERIFY2(ours.at(key).sizes().vec() == shape.get<std::vector<int64_t>>(), key.c_str());
     }
-    QCOMPARE(static_cast<qint64>(models::count_parameters(net)), want["parameters"].get<qint64>());
+    QCOMPARE(static_cast<qint64>(nn::count_parameters(net)), want["parameters"].get<qint64>());
 }
 
 void compare_outputs(const std::vector<torch::Tensor>& ours, const io::TensorFile& theirs, const std::string& prefix) {
@@ -83,7 +84,7 @@ private Q_SLOTS:
         models::rtdetr::PResNet net(depth);
         const auto& want = expected_[std::to_string(depth)];
         QCOMPARE(want["parameters"].get<qint64>(), parameters);
-        QCOMPARE(static_cast<qint64>(models::count_parameters(*net)), parameters);
+        QCOMPARE(static_cast<qint64>(nn::count_parameters(*net)), parameters);
         compare_layout(*net, want);
         for (int i = 0; i < 3; ++i) QCOMPARE(net->out_channels()[i], want["out_channels"][i].get<int64_t>());
     }
@@ -104,7 +105,7 @@ private Q_SLOTS:
         o.expansion = 0.5;
         models::rtdetr::HybridEncoder encoder(o);
         compare_layout(*encoder, nlohmann::json::parse(std::ifstream(kDir + "encoder.json")));
-        QCOMPARE(static_cast<qint64>(models::count_parameters(*encoder)), qint64(4965120));
+        QCOMPARE(static_cast<qint64>(nn::count_parameters(*encoder)), qint64(4965120));
         fill_by_formula(*encoder);
         encoder->eval();
         std::vector<torch::Tensor> maps;
@@ -126,7 +127,7 @@ private Q_SLOTS:
         o.num_layers = 3;
         models::rtdetr::RTDETRTransformer decoder(o, std::array<int64_t, 3>{256, 256, 256});
         compare_layout(*decoder, nlohmann::json::parse(std::ifstream(kDir + "decoder.json")));
-        QCOMPARE(static_cast<qint64>(models::count_parameters(*decoder)), qint64(4019376));
+        QCOMPARE(static_cast<qint64>(nn::count_parameters(*decoder)), qint64(4019376));
         QCOMPARE(11199968 + 4965120 + 4019376, 20184464);  // LibreYOLO's RT-DETR-r18, all three parts
     }
 

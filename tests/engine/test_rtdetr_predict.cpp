@@ -14,16 +14,16 @@
 #include <cmath>
 #include <fstream>
 
+#include "image/input_resize.h"
+#include "image/preprocess.h"
 #include "io/checkpoint.h"
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
+#include "model/model_impl.h"
 #include "models/rtdetr/rtdetr.h"
-#include "predict/input_resize.h"
-#include "predict/model_impl.h"
 #include "predict/postprocess.h"
-#include "predict/preprocess.h"
 
 using namespace libreyolo;
 using libreyolo::testing::max_relative_difference;
@@ -93,7 +93,7 @@ private Q_SLOTS:
         cv::Mat rgb;
         cv::cvtColor(cv::imread(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
         const int imgsz = expected_["imgsz"].get<int>();
-        const cv::Mat ours = predict::resize_to_input(rgb, imgsz, imgsz, InputResize::Stretch);
+        const cv::Mat ours = image::resize_to_input(rgb, imgsz, imgsz, InputResize::Stretch);
         const torch::Tensor want = forward_.tensors.at("canvas");
         const torch::Tensor got = torch::from_blob(ours.data, {imgsz, imgsz, 3}, torch::kUInt8);
         QVERIFY(torch::equal(got, want));

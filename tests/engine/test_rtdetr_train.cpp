@@ -10,8 +10,8 @@
 #include "libreyolo/model.h"
 #include "libreyolo/synth.h"
 #include "libreyolo/train.h"
+#include "models/rtdetr/recipe.h"
 #include "models/rtdetr/rtdetr.h"
-#include "train/rtdetr_recipe.h"
 
 using namespace libreyolo;
 namespace fs = std::filesystem;
@@ -67,7 +67,7 @@ private Q_SLOTS:
 
     void parameterGroupsFollowLibreYOLOsRules() {
         auto net = std::make_shared<models::rtdetr::RTDETRModelImpl>("r18", 3);
-        training::RTDETRRecipe recipe(net, 3);
+        models::rtdetr::RTDETRRecipe recipe(net, 3);
         const TrainOptions o = train_defaults("rtdetr-r18");
         auto optimizer = recipe.make_optimizer(o);
         QCOMPARE(optimizer->param_groups().size(), std::size_t(4));
@@ -96,7 +96,7 @@ private Q_SLOTS:
             torch::tensor({2.f, 0.1f, 0.2f, 0.5f, 0.6f, 0.f, 0.5f, 0.5f, 0.7f, 0.9f, 0.f, 0.f, 0.f, 0.f, 0.f,
                            0.f, 0.f,  0.f,  0.f,  0.f,  0.f, 0.f,  0.f,  0.f,  0.f,  0.f, 0.f, 0.f, 0.f, 0.f})
                 .view({2, 3, 5});
-        const auto truth = training::detr_targets(targets);
+        const auto truth = models::rtdetr::detr_targets(targets);
         QCOMPARE(truth.size(), std::size_t(2));
         QCOMPARE(truth[0].labels.numel(), int64_t(2));
         QCOMPARE(truth[0].labels[0].item<int64_t>(), int64_t(2));

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "image/raw_image_codecs.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/synth.h"
-#include "predict/raw_image_codecs.h"
 
 using namespace libreyolo;
 using libreyolo::testing::error_of;
@@ -95,9 +95,9 @@ private Q_SLOTS:
         };
         for (const char* ext : {".bmp", ".ppm"}) {
             const fs::path ours = root() / (std::string("ours") + ext), theirs = root() / (std::string("cv") + ext);
-            (std::string(ext) == ".bmp" ? predict::write_bmp : predict::write_ppm)(ours, img);
+            (std::string(ext) == ".bmp" ? image::write_bmp : image::write_ppm)(ours, img);
             cv::imwrite(theirs.string(), img);
-            auto read = std::string(ext) == ".bmp" ? predict::read_bmp : predict::read_ppm;
+            auto read = std::string(ext) == ".bmp" ? image::read_bmp : image::read_ppm;
             QVERIFY2(same(cv::imread(ours.string()), img), ext);
             QVERIFY2(same(read(theirs), img), ext);
         }
@@ -109,14 +109,14 @@ private Q_SLOTS:
         const std::size_t stride = (33 * 3 + 3) & ~3u;
         for (int r = 16; r >= 0; --r) flipped += bytes.substr(54 + r * stride, stride);
         std::ofstream(root() / "topdown.bmp", std::ios::binary) << flipped;
-        QVERIFY(same(predict::read_bmp(root() / "topdown.bmp"), img));
+        QVERIFY(same(image::read_bmp(root() / "topdown.bmp"), img));
         // Truncated or not a 24-bit BMP: empty, no crash.
         std::ofstream(root() / "short.bmp", std::ios::binary) << bytes.substr(0, 200);
-        QVERIFY(predict::read_bmp(root() / "short.bmp").empty());
+        QVERIFY(image::read_bmp(root() / "short.bmp").empty());
         bytes[28] = 32;
         std::ofstream(root() / "rgba.bmp", std::ios::binary) << bytes;
-        QVERIFY(predict::read_bmp(root() / "rgba.bmp").empty());
-        QVERIFY(predict::read_bmp(root() / "missing.bmp").empty());
+        QVERIFY(image::read_bmp(root() / "rgba.bmp").empty());
+        QVERIFY(image::read_bmp(root() / "missing.bmp").empty());
     }
 
     void badOptionsNameTheKey() {

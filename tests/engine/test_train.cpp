@@ -120,16 +120,19 @@ private Q_SLOTS:
     void cudaGraphOnTheCpuTrainsEagerAndSaysSoOnce() {
         TrainOptions o = options("graph-on-cpu", 1);
         o.cuda_graph = true;
-        std::vector<std::string> lines;
+        std::vector<TrainEvent> graph_events;
         const TrainResult r = train(o, [&](const TrainEvent& e) {
-            if (e.kind == TrainEvent::Kind::Graph) lines.push_back(e.message);
+            if (e.kind == TrainEvent::Kind::Graph) graph_events.push_back(e);
         });
         QCOMPARE(r.epochs_run, 1);
-        QCOMPARE(lines.size(), std::size_t(1));
-        QVERIFY2(
-            lines[0].find("CUDA device") != std::string::npos && lines[0].find("training eager") != std::string::npos,
-            lines[0].c_str());
-        QVERIFY2(r.cuda_graph.rfind("eager: ", 0) == 0, r.cuda_graph.c_str());
+        QCOMPARE(graph_events.size(), std::size_t(1));
+        const std::string& line = graph_events[0].message;
+        QVERIFY2(line.find("CUDA device") != std::string::npos && line.find("training eager") != std::string::npos,
+                 line.c_str());
+        QVERIFY(graph_events[0].graph.state == TrainingGraphStatus::State::RuledOut);
+        QVERIFY(r.cuda_graph.state == TrainingGraphStatus::State::RuledOut);
+        QVERIFY2(r.cuda_graph.reason.find("CUDA device") != std::string::npos, r.cuda_graph.reason.c_str());
+        QCOMPARE(r.cuda_graph.summary(), "eager: " + r.cuda_graph.reason);
         QCOMPARE(r.graph_replays, std::int64_t{0});
     }
 

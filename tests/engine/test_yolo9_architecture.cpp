@@ -3,8 +3,9 @@
 
 #include "io/checkpoint.h"
 #include "libreyolo/model.h"
-#include "models/network_factory.h"
 #include "models/yolo9/yolo9.h"
+#include "nn/flop_counter.h"
+#include "registry/network_spec.h"
 
 using namespace libreyolo;
 using libreyolo::models::yolo9::YOLO9;
@@ -24,7 +25,7 @@ private Q_SLOTS:
         QFETCH(QString, size);
         QFETCH(qint64, parameters);
         YOLO9 net(size.toStdString(), 80);
-        QCOMPARE(qint64(models::count_parameters(*net)), parameters);
+        QCOMPARE(qint64(nn::count_parameters(*net)), parameters);
     }
 
     void stateDictHasLibreYOLOKeys() {

@@ -4,8 +4,8 @@
 #include <QtTest/QtTest>
 
 #include "io/safetensors.h"
-#include "models/box_iou.h"
 #include "models/yolo9/loss.h"
+#include "nn/box_iou.h"
 
 using namespace libreyolo;
 using namespace libreyolo::models::yolo9;
@@ -32,10 +32,9 @@ private Q_SLOTS:
 
     void ciouOfIdenticalBoxesIsOne() {
         const torch::Tensor a = torch::tensor({{0.f, 0.f, 10.f, 20.f}, {5.f, 5.f, 6.f, 9.f}});
-        QVERIFY(
-            torch::allclose(models::box_iou_elementwise(a, a, models::IouKind::Ciou), torch::ones({2}), 1e-5, 1e-5));
+        QVERIFY(torch::allclose(nn::box_iou_elementwise(a, a, nn::IouKind::Ciou), torch::ones({2}), 1e-5, 1e-5));
         const torch::Tensor far = torch::tensor({{100.f, 100.f, 110.f, 120.f}, {5.f, 5.f, 6.f, 9.f}});
-        QVERIFY(models::box_iou_elementwise(a, far, models::IouKind::Ciou)[0].item<float>() < 0.0f);
+        QVERIFY(nn::box_iou_elementwise(a, far, nn::IouKind::Ciou)[0].item<float>() < 0.0f);
     }
 
     void assignerMatchesLibreYOLO() {

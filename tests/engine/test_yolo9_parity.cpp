@@ -7,13 +7,13 @@
 
 #include <fstream>
 
+#include "image/letterbox.h"
+#include "image/media_io.h"
+#include "image/preprocess.h"
 #include "io/safetensors.h"
 #include "libreyolo/model.h"
-#include "predict/letterbox.h"
-#include "predict/media_io.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 #include "predict/postprocess.h"
-#include "predict/preprocess.h"
 
 using namespace libreyolo;
 
@@ -82,8 +82,8 @@ class TestYolo9Parity : public QObject {
 private Q_SLOTS:
     void preprocessingMatchesLibreYOLO() {
         cv::Mat rgb;
-        cv::cvtColor(predict::read_image(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
-        const torch::Tensor ours = predict::to_input_tensor({predict::letterbox(rgb, 640, 640)});
+        cv::cvtColor(image::read_image(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
+        const torch::Tensor ours = image::to_input_tensor({image::letterbox(rgb, 640, 640)});
         const torch::Tensor theirs = io_.tensors.at("input_u8").to(torch::kFloat32) / 255.0;
         const float max_diff = (ours - theirs).abs().max().item<float>();
         QVERIFY2(max_diff == 0.0f, qPrintable(QString("max |Δ| = %1").arg(max_diff)));
@@ -117,11 +117,11 @@ private Q_SLOTS:
         QCOMPARE(results[0].orig_h, expected_.height);
         // predict() is exactly the three stages checked against LibreYOLO above, composed.
         cv::Mat rgb;
-        cv::cvtColor(predict::read_image(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
+        cv::cvtColor(image::read_image(LIBREYOLO_SAMPLE_IMAGE), rgb, cv::COLOR_BGR2RGB);
         torch::Tensor ours;
         {
             torch::NoGradGuard g;
-            ours = model_.impl().net->forward(predict::to_input_tensor({predict::letterbox(rgb, 640, 640)}));
+            ours = model_.impl().net->forward(image::to_input_tensor({image::letterbox(rgb, 640, 640)}));
         }
         compare(results[0].boxes, predict::postprocess_detections(ours[0], post_options()), 0.0f);
         // LibreYOLO's own boxes, where this CPU computes its forward bit for bit. Elsewhere they

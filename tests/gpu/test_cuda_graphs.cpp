@@ -16,7 +16,7 @@
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 #include "support/gated_detector.h"
 #include "support/gpu_report.h"
 #include "support/test_helpers.h"

@@ -18,13 +18,13 @@
 
 #include "core/autocast.h"
 #include "kernels/fake_quant_slot.h"
+#include "kernels/nms.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/device.h"
 #include "libreyolo/image.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
-#include "models/common/multihead_attention.h"
-#include "predict/nms.h"
+#include "nn/multihead_attention.h"
 #include "quant/fake_quant.h"
 
 using namespace libreyolo;
@@ -69,12 +69,12 @@ private Q_SLOTS:
             {"tiny scale", spread({4096}), torch::full({1}, 1e-14f, torch::kCUDA)},
         };
         for (const Case& c : cases) {
-            const torch::Tensor reference = quant::fake_quant_fp8_reference(c.x, c.scale);
+            const torch::Tensor reference = kernels::fake_quant_fp8_reference(c.x, c.scale);
             QCOMPARE(kernels::fake_quant_fp8_slot()(c.x, c.scale).sizes(), reference.sizes());
             QVERIFY2(testing::active_kernel("fake_quant_fp8") == "cuda", c.what);
             const torch::Tensor fast = kernels::fake_quant_fp8_slot()(c.x, c.scale);
             QVERIFY2(torch::equal(fast, reference), c.what);
-            QVERIFY2(torch::equal(fast.cpu(), quant::fake_quant_fp8_reference(c.x.cpu(), c.scale.cpu())), c.what);
+            QVERIFY2(torch::equal(fast.cpu(), kernels::fake_quant_fp8_reference(c.x.cpu(), c.scale.cpu())), c.what);
 
             const torch::Tensor x = c.x.clone().requires_grad_(true);
             const torch::Tensor upstream = torch::randn_like(x);
@@ -115,7 +115,7 @@ private Q_SLOTS:
             // Scores on a coarse grid: many ties, which the order must break as the portable NMS does.
             const torch::Tensor scores = (torch::rand({c.n}) * 50).floor() / 50;
             const torch::Tensor classes = torch::randint(0, c.classes, {c.n}, torch::kLong);
-            const torch::Tensor reference = predict::nms_keep(boxes, scores, classes, c.iou);
+            const torch::Tensor reference = kernels::nms_keep(boxes, scores, classes, c.iou);
             const torch::Tensor fast = kernels::nms_slot()(boxes.cuda(), scores.cuda(), classes.cuda(), c.iou);
             QCOMPARE(testing::active_kernel("nms"), std::string("cuda-bitmask"));
             const std::string what = std::to_string(c.n) + " boxes, " + std::to_string(c.classes) + " classes";
@@ -152,22 +152,22 @@ private Q_SLOTS:
     void fusedAttentionCastWeightsFollowTheWeights() {
         torch::manual_seed(7);
         const auto fused_module = [] {
-            models::MultiheadAttention m(256, 8, /*batch_first=*/true);
+            nn::MultiheadAttention m(256, 8, /*batch_first=*/true);
             m->to(torch::kCUDA);
             m->fused_attn = true;
             return m;
         };
-        models::MultiheadAttention attention = fused_module();
+        nn::MultiheadAttention attention = fused_module();
         const auto half = torch::dtype(torch::kHalf).device(torch::kCUDA);
         const torch::Tensor src = torch::randn({2, 400, 256}, half), q = src + torch::randn_like(src);
         const torch::NoGradGuard no_grad;
-        const auto forward = [&](models::MultiheadAttention& m) {
+        const auto forward = [&](nn::MultiheadAttention& m) {
             const CudaAutocast autocast(true);
             return m(q, q, src);
         };
         // What casting the weights now gives: a fresh module with a copy of them.
         const auto freshly_cast = [&] {
-            models::MultiheadAttention copy = fused_module();
+            nn::MultiheadAttention copy = fused_module();
             const auto from = attention->parameters(), to = copy->parameters();
             for (std::size_t i = 0; i < from.size(); ++i) to[i].copy_(from[i]);
             return forward(copy);

@@ -10,7 +10,7 @@
 #include "libreyolo/device.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 
 using namespace libreyolo;
 

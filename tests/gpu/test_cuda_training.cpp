@@ -130,10 +130,12 @@ private Q_SLOTS:
             QCOMPARE(r.epochs_run, 4);
             for (double l : losses) QVERIFY(std::isfinite(l) && l > 0);
             qInfo("rtdetr %s: epoch loss %.3f -> %.3f, cuda_graph %s, %lld replays", mode, losses.front(),
-                  losses.back(), r.cuda_graph.c_str(), static_cast<long long>(r.graph_replays));
+                  losses.back(), r.cuda_graph.summary().c_str(), static_cast<long long>(r.graph_replays));
             QVERIFY(losses.back() < losses.front());
             if (o.cuda_graph) {
-                QVERIFY2(r.cuda_graph.rfind("graphed 4x3x160x160", 0) == 0, r.cuda_graph.c_str());
+                QVERIFY2(
+                    r.cuda_graph.state == TrainingGraphStatus::State::Replaying && r.cuda_graph.shape == "4x3x160x160",
+                    r.cuda_graph.summary().c_str());
                 QVERIFY(r.graph_replays > 0);
             }
             QCOMPARE(Model::load(r.last, "cuda").info().family, std::string("rtdetr"));

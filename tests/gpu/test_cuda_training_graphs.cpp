@@ -25,15 +25,15 @@
 #include "libreyolo/model.h"
 #include "libreyolo/synth.h"
 #include "libreyolo/train.h"
+#include "model/model_impl.h"
 #include "models/rtdetr/criterion.h"
+#include "models/rtdetr/recipe.h"
 #include "models/rtdetr/rtdetr.h"
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
-#include "predict/model_impl.h"
 #include "support/gpu_report.h"
 #include "support/synthetic_shapes.h"
 #include "support/test_helpers.h"
-#include "train/rtdetr_recipe.h"
 
 using namespace libreyolo;
 
@@ -196,7 +196,7 @@ private Q_SLOTS:
             Model model = Model::create("rtdetr-r18", 6, "cuda");
             auto net = std::dynamic_pointer_cast<models::rtdetr::RTDETRModelImpl>(model.impl().net);
             net->train();
-            const auto truth = training::detr_targets(targets);
+            const auto truth = models::rtdetr::detr_targets(targets);
             const models::rtdetr::RTDETRCriterion criterion(6);
             const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
                 const CudaAutocast autocast(amp);
@@ -255,7 +255,8 @@ private Q_SLOTS:
     void cudaGraphRunCapturesAfterThreeRepeatsAndReplays() {
         std::vector<std::string> lines;
         const TrainResult r = run("graphed", "", &lines);
-        QVERIFY2(r.cuda_graph.rfind("graphed 4x3x128x128", 0) == 0, r.cuda_graph.c_str());
+        QVERIFY2(r.cuda_graph.state == TrainingGraphStatus::State::Replaying && r.cuda_graph.shape == "4x3x128x128",
+                 r.cuda_graph.summary().c_str());
         // 19 train images: 4 batches of 4 and one of 3 per epoch, 2 epochs. Of the 8 full batches
         // the first two run eager, the third is captured and replayed, as are the rest; the short
         // batches stay eager.
@@ -268,7 +269,7 @@ private Q_SLOTS:
         std::vector<std::string> lines;
         const TrainResult r = run("replay-fault", "replay:4", &lines);
         QCOMPARE(r.epochs_run, 2);
-        QVERIFY2(r.cuda_graph.rfind("eager after a failure", 0) == 0, r.cuda_graph.c_str());
+        QVERIFY2(r.cuda_graph.state == TrainingGraphStatus::State::FellBack, r.cuda_graph.summary().c_str());
         QCOMPARE(r.graph_replays, std::int64_t{3});
         QVERIFY(std::any_of(lines.begin(), lines.end(), [](const auto& l) {
             return l.find("the rest of the run trains eager") != std::string::npos;
@@ -282,7 +283,9 @@ private Q_SLOTS:
         std::vector<std::string> lines;
         const TrainResult r = run("backward-fault", "backward:4", &lines);
         QCOMPARE(r.epochs_run, 2);
-        QVERIFY2(r.cuda_graph.find("backward replay failed") != std::string::npos, r.cuda_graph.c_str());
+        QVERIFY2(r.cuda_graph.state == TrainingGraphStatus::State::FellBack &&
+                     r.cuda_graph.reason.find("backward replay failed") != std::string::npos,
+                 r.cuda_graph.summary().c_str());
         QCOMPARE(r.graph_replays, std::int64_t{4});
         QVERIFY(std::any_of(lines.begin(), lines.end(), [](const auto& l) {
             return l.find("the rest of the run trains eager") != std::string::npos;
@@ -292,7 +295,9 @@ private Q_SLOTS:
     void aFailedCaptureTrainsEager() {
         const TrainResult r = run("capture-fault", "capture", nullptr);
         QCOMPARE(r.epochs_run, 2);
-        QVERIFY2(r.cuda_graph.find("capture failed") != std::string::npos, r.cuda_graph.c_str());
+        QVERIFY2(r.cuda_graph.state == TrainingGraphStatus::State::FellBack &&
+                     r.cuda_graph.reason.find("capture failed") != std::string::npos,
+                 r.cuda_graph.summary().c_str());
         QCOMPARE(r.graph_replays, std::int64_t{0});
     }
 

@@ -6,12 +6,12 @@
 // the plan, so that "the stages in order equal forward()" is something a test can check.
 #include <torch/torch.h>
 
-#include "models/detector.h"
 #include "models/yolo9/blocks.h"
+#include "nn/detector.h"
 
 namespace libreyolo::testing {
 
-class GatedDetectorImpl : public models::DetectorImpl {
+class GatedDetectorImpl : public nn::DetectorImpl {
 public:
     explicit GatedDetectorImpl(int nc = 4) : nc_(nc) {
         using models::yolo9::Conv;

@@ -46,5 +46,10 @@ KernelPolicyInfo kernel_policy();
 // Reads LIBREYOLO_KERNELS, LIBREYOLO_QUANT_KERNELS (legacy, only when the first is unset) and
 // LIBREYOLO_HUB_KERNELS again (read once at first use otherwise).
 void reload_kernel_environment();
+// The policy an application chooses itself (the studio's settings), in place of the environment's
+// for the rest of the process or until the next call: kernels "" lets the registry choose, "off"
+// or "reference" forces the references, any other value admits only that provider; hub_kernels
+// false keeps hub plugins from loading.
+void set_kernel_policy(const std::string& kernels, bool hub_kernels);
 
 }  // namespace libreyolo

@@ -71,8 +71,27 @@ struct TrainOptions {
 // 0.999, weight_decay 1e-4, no warm-up, no mosaic, clip_max_norm 0.1). model is set in the result.
 TrainOptions train_defaults(const std::string& model);
 
+// How the training step's CUDA graph (TrainOptions::cuda_graph) went: TrainResult::cuda_graph at
+// the end, each Graph event's state as it changes.
+struct TrainingGraphStatus {
+    enum class State {
+        Off,        // not requested
+        RuledOut,   // requested, but this run cannot use graphs (reason); it trains eager
+        Waiting,    // requested: eager until a batch shape has come kTrainingGraphRepeatsBeforeCapture times
+        Replaying,  // the network's forward and backward for shape replay from a graph (other shapes eager)
+        FellBack,   // a capture or a replay failed (reason); the rest of the run trains eager
+    };
+    State state = State::Off;
+    std::string shape;   // Replaying: the captured batch, "16x3x640x640"
+    std::string reason;  // RuledOut, FellBack: what ruled graphs out or failed
+    // One line: "off", "waiting for a batch shape to repeat 3 times", "graphed 16x3x640x640",
+    // "eager: <reason>", "eager after a failure: <reason>".
+    std::string summary() const;
+};
+
 struct TrainEvent {
-    // Graph: a line about --cuda-graph (captured, ruled out, fell back to eager) in message.
+    // Graph: the training graph's state changed (graph), or a shape ran eager beside it; message
+    // is the line the engine logs about it.
     enum class Kind { Batch, Epoch, Graph } kind = Kind::Batch;
     int epoch = 0;  // 1-based
     int epochs = 0;
@@ -89,8 +108,9 @@ struct TrainEvent {
     double step_ms = 0;
     double map50 = -1, map50_95 = -1;  // Epoch events that validated
     double epoch_seconds = 0;
-    std::string message;   // Graph events
-    std::string save_dir;  // every event: the run's folder (numbered when the name was taken)
+    TrainingGraphStatus graph;  // Graph events
+    std::string message;        // Graph events
+    std::string save_dir;       // every event: the run's folder (numbered when the name was taken)
 };
 
 struct TrainResult {
@@ -100,8 +120,7 @@ struct TrainResult {
     int epochs_run = 0;
     double best_map50_95 = -1;
     bool stopped = false;  // by a stop request; weights/last.* can resume
-    // --cuda-graph: "off", "graphed 16x3x640x640", "eager: <why>", "eager after a failure: <what>".
-    std::string cuda_graph = "off";
+    TrainingGraphStatus cuda_graph;
     std::int64_t graph_replays = 0;
     // Distributed runs: this process's rank, the ranks, and the SHA-256 of the final weights,
     // which every rank checked equal to rank 0's. Only rank 0 writes checkpoints and results.csv.

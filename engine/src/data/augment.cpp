@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "predict/letterbox.h"
+#include "image/letterbox.h"
 
 namespace libreyolo::data {
 
@@ -43,8 +43,8 @@ std::vector<PixelBox> transform_boxes(const std::vector<PixelBox>& in, double a,
 
 Sample letterbox_sample(const Sample& s, int size) {
     // The prediction letterbox (top-left, grey 114), so that training sees what predict feeds.
-    const predict::LetterboxGeometry g = predict::letterbox_geometry(s.rgb.rows, s.rgb.cols, size, size);
-    return {predict::letterbox(s.rgb, size, size), transform_boxes(s.boxes, g.ratio, 0, 0, size, size)};
+    const image::LetterboxGeometry g = image::letterbox_geometry(s.rgb.rows, s.rgb.cols, size, size);
+    return {image::letterbox(s.rgb, size, size), transform_boxes(s.boxes, g.ratio, 0, 0, size, size)};
 }
 
 Sample stretch_sample(const Sample& s, int size) {

@@ -11,10 +11,10 @@
 #include <set>
 #include <sstream>
 
+#include "image/media_io.h"
+#include "image/sources.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
-#include "predict/media_io.h"
-#include "predict/sources.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -147,7 +147,7 @@ std::vector<std::string> list_images(const std::vector<std::string>& sources) {
         if (fs::is_directory(s, ec)) {
             for (auto it = fs::recursive_directory_iterator(s, ec); it != fs::recursive_directory_iterator();
                  it.increment(ec))
-                if (it->is_regular_file() && predict::is_image_file(it->path())) images.insert(it->path().string());
+                if (it->is_regular_file() && image::is_image_file(it->path())) images.insert(it->path().string());
         } else if (fs::is_regular_file(s, ec) && s.extension() == ".txt") {
             std::istringstream lines(read_text(s));
             std::string line;
@@ -158,7 +158,7 @@ std::vector<std::string> list_images(const std::vector<std::string>& sources) {
                 if (p.is_relative()) p = s.parent_path() / p;
                 images.insert(p.lexically_normal().string());
             }
-        } else if (fs::is_regular_file(s, ec) && predict::is_image_file(s)) {
+        } else if (fs::is_regular_file(s, ec) && image::is_image_file(s)) {
             images.insert(s.string());
         } else {
             throw FileNotFound("data: image source '" + source + "': no such folder, list or image");
@@ -368,7 +368,7 @@ DatasetReport check_dataset(const std::string& yaml_path, bool decode_images) {
         const std::vector<LabelledImage> images = load_split_labels(report.config, name);
         s.images = static_cast<int>(images.size());
         for (const auto& item : images) {
-            if (decode_images && predict::read_image(item.image).empty()) {
+            if (decode_images && image::read_image(item.image).empty()) {
                 ++s.corrupt_images;
                 s.problems.push_back(item.image + ": cannot decode the image (corrupt, truncated or missing); skipped");
                 continue;

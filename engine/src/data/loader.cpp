@@ -4,16 +4,16 @@
 
 #include <numeric>
 
+#include "image/media_io.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
-#include "predict/media_io.h"
 
 namespace libreyolo::data {
 
 LoadedSplit load_split(const DatasetConfig& config, const std::string& split) {
     LoadedSplit out;
     for (auto& item : load_split_labels(config, split)) {
-        if (predict::read_image(item.image).empty()) {
+        if (image::read_image(item.image).empty()) {
             ++out.corrupt_images;
             log_warning("data", item.image + ": cannot decode the image; skipped");
             continue;
@@ -93,7 +93,7 @@ bool BatchLoader::next(Batch& out) {
 Sample BatchLoader::read(int item) const {
     const DatasetItem& d = items_[item];
     Sample s;
-    cv::cvtColor(predict::read_image(d.image), s.rgb, cv::COLOR_BGR2RGB);
+    cv::cvtColor(image::read_image(d.image), s.rgb, cv::COLOR_BGR2RGB);
     const float w = static_cast<float>(s.rgb.cols), h = static_cast<float>(s.rgb.rows);
     for (const auto& b : d.labels)
         s.boxes.push_back(

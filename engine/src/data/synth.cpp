@@ -9,9 +9,9 @@
 #include <numbers>
 
 #include "data/augment.h"
+#include "image/media_io.h"
 #include "io/atomic_file.h"
 #include "libreyolo/errors.h"
-#include "predict/media_io.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -203,7 +203,7 @@ SynthSummary render_synthetic_dataset(const SynthOptions& o) {
         const char* split = i < summary.train_images ? "train" : "val";
         char stem[32];
         std::snprintf(stem, sizeof stem, "%06d", i);
-        predict::write_image(root / "images" / split / (std::string(stem) + "." + o.format), img);
+        image::write_image(root / "images" / split / (std::string(stem) + "." + o.format), img);
         const std::string labels = label_lines(placed, img.cols, img.rows);
         io::write_file_atomically(root / "labels" / split / (std::string(stem) + ".txt"),
                                   [&](std::ostream& out) { out << labels; });

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <thread>
 
-#include "kernels/hub/sha256.h"
+#include "core/sha256.h"
 #include "libreyolo/device.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
@@ -75,7 +75,7 @@ bool DistributedTraining::decision_of_main(bool mine) {
 }
 
 std::string DistributedTraining::verify_identical_weights() {
-    kernels::hub::Sha256 hash;
+    Sha256 hash;
     for (const torch::Tensor& p : net_.parameters()) {
         const torch::Tensor bytes = p.detach().to(torch::kCPU).contiguous();
         hash.update(bytes.data_ptr(), static_cast<std::size_t>(bytes.numel()) * bytes.element_size());

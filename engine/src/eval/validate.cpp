@@ -2,10 +2,10 @@
 
 #include <chrono>
 
+#include "image/media_io.h"
 #include "libreyolo/dataset.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
-#include "predict/media_io.h"
 
 namespace libreyolo {
 
@@ -39,7 +39,7 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
         std::vector<cv::Mat> decoded;  // BGR, as predict takes it without a conversion
         std::vector<int> ids;
         for (int i = start; i < std::min(total, start + po.batch); ++i) {
-            cv::Mat bgr = predict::read_image(images[i].image);
+            cv::Mat bgr = image::read_image(images[i].image);
             if (bgr.empty()) {
                 log_warning("val", images[i].image + ": cannot decode image; skipped");
                 ++result.skipped;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 
+#include "core/shape_text.h"
 #include "graphs/capture_graph.h"
 #include "graphs/capture_lock.h"
 
@@ -43,7 +44,7 @@ CapturedStage::CapturedStage(const TensorList& example, const StageFunction& run
         }
         side.synchronize();
     } catch (const c10::Error& e) {
-        throw capture_error(e, "a " + shape_of(example.at(0).sizes()) + " forward");
+        throw capture_error(e, "a " + shape_text(example.at(0).sizes()) + " forward");
     }
     capture_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
     pool_bytes_ = reserved_bytes(index) - reserved_before;

@@ -1,20 +1,12 @@
 #include "graphs/graph_key.h"
 
+#include "core/shape_text.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::graphs {
 
-std::string shape_of(c10::IntArrayRef sizes) {
-    std::string s;
-    for (const std::int64_t d : sizes) {
-        if (!s.empty()) s += 'x';
-        s += std::to_string(d);
-    }
-    return s;
-}
-
 std::string GraphKey::shape() const {
-    return shape_of({batch, channels, height, width});
+    return shape_text({batch, channels, height, width});
 }
 
 std::string dtype_name(torch::Dtype dtype) {

@@ -19,8 +19,6 @@ struct GraphKey {
 };
 
 // "float32", "float16", "bfloat16", else torch's own name.
-// "8x3x640x640"
-std::string shape_of(c10::IntArrayRef sizes);
 std::string dtype_name(torch::Dtype dtype);
 
 // The key of an input batch (B, C, H, W) for a task.

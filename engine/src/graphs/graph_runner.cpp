@@ -25,12 +25,12 @@ GraphRunner& GraphRunner::operator=(const GraphRunner& other) {
 // Only On gets here with a CPU input or an unsupported family: Auto runs those eagerly.
 void GraphRunner::check_capturable(const torch::Tensor& input, const GraphTarget& target) const {
     if (!target.supported)
-        throw NotSupported("cuda_graph=true: family " + target.family + " (task " + target.task +
+        throw NotSupported("CUDA graph mode On: family " + target.family + " (task " + target.task +
                            ") has not opted in to CUDA graph capture: its forward is not proven to replay "
-                           "bit-identically (use cuda_graph=false)");
+                           "bit-identically. Graph mode Off or Auto runs it eagerly");
     if (!input.is_cuda())
-        throw DeviceError("cuda_graph=true: CUDA graphs need a CUDA device; the model is on " + input.device().str() +
-                          " (use device=cuda or cuda_graph=false)");
+        throw DeviceError("CUDA graph mode On: CUDA graphs need a CUDA device and the model is on " +
+                          input.device().str() + ". Load it on a CUDA device, or use graph mode Off or Auto");
 }
 
 CapturedPlan& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor& example, const ForwardPlan& plan) {

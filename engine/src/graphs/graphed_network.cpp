@@ -8,6 +8,7 @@
 
 #include <chrono>
 
+#include "core/shape_text.h"
 #include "graphs/capture_graph.h"
 #include "graphs/capture_lock.h"
 
@@ -137,7 +138,7 @@ GraphedNetwork::GraphedNetwork(torch::nn::Module& module, TrainingForward forwar
         side.synchronize();
     } catch (const c10::Error& e) {
         if (capturing) abandon_capture(*capturing, index, pool);
-        throw capture_error(e, "the training step's network on " + shape_of(example.sizes()));
+        throw capture_error(e, "the training step's network on " + shape_text(example.sizes()));
     } catch (...) {
         if (capturing) abandon_capture(*capturing, index, pool);
         throw;
@@ -166,7 +167,7 @@ double GraphedNetwork::capture_ms() const {
     return state_->capture_ms;
 }
 std::string GraphedNetwork::shape() const {
-    return shape_of(state_->static_input.sizes());
+    return shape_text(state_->static_input.sizes());
 }
 
 }  // namespace libreyolo::graphs

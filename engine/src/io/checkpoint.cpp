@@ -4,16 +4,11 @@
 
 #include <sstream>
 
+#include "core/shape_text.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::io {
 namespace {
-
-std::string shape_str(const torch::Tensor& t) {
-    std::ostringstream s;
-    s << t.sizes();
-    return s.str();
-}
 
 // First few names of a list, then how many more: errors stay readable for 1,338-key models.
 std::string first_names(const std::vector<std::string>& keys, std::size_t shown = 5) {
@@ -123,7 +118,8 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
         if (it == weights.end())
             missing.push_back(key);
         else if (!it->second.sizes().equals(tensor.sizes()))
-            mismatched.push_back(key + " (file " + shape_str(it->second) + ", model " + shape_str(tensor) + ")");
+            mismatched.push_back(key + " (file " + shape_text(it->second.sizes()) + ", model " +
+                                 shape_text(tensor.sizes()) + ")");
     }
     for (const auto& [key, tensor] : weights)
         if (!target.count(key)) unexpected.push_back(key);

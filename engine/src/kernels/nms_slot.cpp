@@ -1,12 +1,12 @@
 #include "kernels/nms_slot.h"
 
-#include "predict/nms.h"
+#include "kernels/nms.h"
 
 namespace libreyolo::kernels {
 
 Slot<NmsSignature>& nms_slot() {
     static Slot<NmsSignature> slot("nms", "class-aware NMS: (boxes, scores, classes, iou) -> kept indices",
-                                   &predict::nms_keep);
+                                   &kernels::nms_keep);
     return slot;
 }
 

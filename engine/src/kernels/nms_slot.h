@@ -1,6 +1,6 @@
 #pragma once
 // The nms slot: class-aware non-maximum suppression. Reference: the portable implementation
-// (predict/nms.h, torchvision's decisions). Prediction calls the slot.
+// (kernels/nms.h, torchvision's decisions). Prediction calls the slot.
 #include <torch/torch.h>
 
 #include "kernels/slot.h"

@@ -12,11 +12,14 @@ struct Policy {
     std::string provider;  // OneProvider
     std::string source;    // the variable and value that set the mode, for messages
     bool hub_enabled = true;
+    std::string hub_source = "LIBREYOLO_HUB_KERNELS=0";  // what turned hub plugins off, for messages
 
     // "" when the policy admits provider's implementations, else why not.
     std::string refuses(const std::string& provider_name, bool from_hub = false) const;
 };
 
+// kernels: "" automatic, "off" or "reference", or a provider's name; source names who set it.
+Policy policy_from(const std::string& kernels, const std::string& source, bool hub_enabled);
 Policy policy_from_environment();
 // The process's policy: read once, again after reload_kernel_environment().
 Policy current_policy();

@@ -1,7 +1,7 @@
 #include "predict/postprocess.h"
 
+#include "image/input_resize.h"
 #include "kernels/nms_slot.h"
-#include "predict/input_resize.h"
 
 namespace libreyolo::predict {
 
@@ -45,7 +45,7 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     }
     // Everything up to the kept detections runs where the prediction is (the GPU, for a CUDA
     // model), so a CUDA NMS in the kernel registry applies; the portable one copies to the host.
-    boxes = boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize);
+    boxes = image::boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize);
     boxes.index_put_({Slice(), Slice(0, 4, 2)}, boxes.index({Slice(), Slice(0, 4, 2)}).clamp(0, o.orig_w));
     boxes.index_put_({Slice(), Slice(1, 4, 2)}, boxes.index({Slice(), Slice(1, 4, 2)}).clamp(0, o.orig_h));
 
@@ -80,8 +80,8 @@ std::vector<Detection> top_k_detections(const torch::Tensor& prediction, const P
     top_index = top_index.index({above});
     const torch::Tensor queries = top_index.div(nc, "floor"), classes = top_index.remainder(nc);
     const torch::Tensor boxes = pred.index({Slice(0, 4)}).transpose(0, 1).index_select(0, queries);
-    return to_detections(boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize), top_scores,
-                         classes);
+    return to_detections(image::boxes_to_original(boxes, o.orig_h, o.orig_w, o.input_h, o.input_w, o.resize),
+                         top_scores, classes);
 }
 
 }  // namespace libreyolo::predict

@@ -5,16 +5,15 @@
 #include <chrono>
 #include <filesystem>
 
+#include "image/annotate.h"
+#include "image/media_io.h"
+#include "image/preprocess.h"
+#include "image/sources.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
-#include "predict/annotate.h"
-#include "predict/input_resize.h"
-#include "predict/media_io.h"
-#include "predict/model_impl.h"
+#include "model/model_impl.h"
 #include "predict/postprocess.h"
-#include "predict/preprocess.h"
-#include "predict/sources.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -36,23 +35,27 @@ void validate(const PredictOptions& o) {
 }
 
 struct Frame {
-    cv::Mat bgr;
+    cv::Mat rgb;  // what the network sees
+    cv::Mat bgr;  // as decoded, what save=true draws on; empty for in-memory images
     std::string path;
     int frame = -1;
 };
+
+// A decoded image or video frame: converted to RGB once, the decoded pixels kept for saving.
+Frame decoded_frame(cv::Mat bgr, std::string path, int frame) {
+    cv::Mat rgb;
+    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
+    return {std::move(rgb), std::move(bgr), std::move(path), frame};
+}
 
 // Runs one batch through the network; results carry per-image timings.
 std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o) {
     const int imgsz = o.imgsz > 0 ? o.imgsz : m.meta.imgsz;
     const FamilyTraits& traits = family_traits(m.spec.name.family);
     auto t0 = Clock::now();
-    std::vector<cv::Mat> canvases;
-    for (const auto& f : frames) {
-        cv::Mat rgb;
-        cv::cvtColor(f.bgr, rgb, cv::COLOR_BGR2RGB);
-        canvases.push_back(predict::resize_to_input(rgb, imgsz, imgsz, traits.input_resize));
-    }
-    torch::Tensor input = predict::to_input_tensor(canvases, m.device, m.dtype);
+    std::vector<cv::Mat> rgb;
+    for (const auto& f : frames) rgb.push_back(f.rgb);
+    torch::Tensor input = image::prepare_input(rgb, imgsz, traits.input_resize, m.device, m.dtype);
     const double pre = ms_since(t0);
 
     t0 = Clock::now();
@@ -73,8 +76,8 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
         po.iou = o.iou;
         po.max_det = o.max_det;
         po.input_h = po.input_w = imgsz;
-        po.orig_h = frames[i].bgr.rows;
-        po.orig_w = frames[i].bgr.cols;
+        po.orig_h = frames[i].rgb.rows;
+        po.orig_w = frames[i].rgb.cols;
         po.resize = traits.input_resize;
         Result r;
         r.path = frames[i].path;
@@ -121,7 +124,7 @@ std::string resolve_save_dir(const PredictOptions& o) {
 std::vector<Result> Model::predict(const std::string& source, const PredictOptions& o,
                                    const std::function<bool(const Result&)>& on_result) {
     validate(o);
-    const std::vector<predict::SourceItem> items = predict::expand_source(source);
+    const std::vector<image::SourceItem> items = image::expand_source(source);
     SaveDir save_dir(o);
     std::vector<Result> all;
     bool stop = false;
@@ -129,18 +132,18 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
 
     // Emits results; false when the caller asked to stop.
     auto deliver = [&](std::vector<Result>& batch_results, const std::vector<Frame>& frames,
-                       predict::VideoWriter* writer) {
+                       image::VideoWriter* writer) {
         for (std::size_t i = 0; i < batch_results.size(); ++i) {
             Result& r = batch_results[i];
             if (o.save) {
                 cv::Mat annotated = frames[i].bgr.clone();
-                predict::draw_detections(annotated, r);
+                image::draw_detections(annotated, r);
                 if (writer) {
                     writer->write(annotated);
                     r.saved_to = writer->written_path().string();
                 } else {
                     const fs::path out = save_dir.get() / fs::path(r.path).filename();
-                    predict::write_image(out, annotated);
+                    image::write_image(out, annotated);
                     r.saved_to = out.string();
                 }
             }
@@ -159,43 +162,43 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
 
     for (const auto& item : items) {
         if (stop) break;
-        if (item.kind == predict::SourceKind::Image) {
-            cv::Mat bgr = predict::read_image(item.path);
+        if (item.kind == image::SourceKind::Image) {
+            cv::Mat bgr = image::read_image(item.path);
             if (bgr.empty()) {
                 log_warning("predict", item.path.string() + ": cannot decode image (corrupt or truncated); skipped");
                 ++skipped;
                 continue;
             }
-            pending.push_back({bgr, item.path.string(), -1});
+            pending.push_back(decoded_frame(std::move(bgr), item.path.string(), -1));
             if (static_cast<int>(pending.size()) == o.batch) flush_images();
             continue;
         }
         flush_images();
-        std::unique_ptr<predict::VideoReader> opened;
+        std::unique_ptr<image::VideoReader> opened;
         try {
-            opened = std::make_unique<predict::VideoReader>(item.path);
+            opened = std::make_unique<image::VideoReader>(item.path);
         } catch (const FormatError& e) {
             if (items.size() == 1) throw;
             log_warning("predict", std::string(e.what()) + "; skipped");
             ++skipped;
             continue;
         }
-        predict::VideoReader& reader = *opened;
-        std::unique_ptr<predict::VideoWriter> writer;
+        image::VideoReader& reader = *opened;
+        std::unique_ptr<image::VideoWriter> writer;
         std::vector<Frame> frames;
         cv::Mat frame;
         auto flush_frames = [&] {
             if (frames.empty()) return;
             if (o.save && !writer)
-                writer = std::make_unique<predict::VideoWriter>(save_dir.get() / item.path.stem(),
-                                                                reader.fps() / o.vid_stride, frames.front().bgr.size());
+                writer = std::make_unique<image::VideoWriter>(save_dir.get() / item.path.stem(),
+                                                              reader.fps() / o.vid_stride, frames.front().bgr.size());
             std::vector<Result> results = run_batch(*impl_, frames, o);
             deliver(results, frames, writer.get());
             frames.clear();
         };
         for (int index = 0; !stop && reader.read(frame); ++index) {
             if (index % o.vid_stride != 0) continue;
-            frames.push_back({frame.clone(), item.path.string(), index});
+            frames.push_back(decoded_frame(frame.clone(), item.path.string(), index));
             if (static_cast<int>(frames.size()) == o.batch) flush_frames();
         }
         if (!stop) flush_frames();
@@ -210,7 +213,7 @@ std::vector<Result> Model::predict(const std::vector<ImageView>& images, const P
     std::vector<Result> all;
     std::vector<Frame> frames;
     for (std::size_t i = 0; i < images.size(); ++i) {
-        frames.push_back({predict::to_bgr(images[i]), "", -1});
+        frames.push_back({image::to_rgb(images[i]), cv::Mat(), "", -1});
         if (static_cast<int>(frames.size()) == o.batch || i + 1 == images.size()) {
             std::vector<Result> results = run_batch(*impl_, frames, o);
             all.insert(all.end(), results.begin(), results.end());

@@ -1,6 +1,7 @@
 #include "quant/quant_conv2d.h"
 
 #include "core/autocast.h"
+#include "kernels/fake_quant_slot.h"
 #include "quant/fake_quant.h"
 
 namespace libreyolo::quant {
@@ -32,12 +33,12 @@ void QuantConv2dImpl::refresh_calibrated_flag() {
 
 torch::Tensor QuantConv2dImpl::input_scale() const {
     const torch::Tensor amax = torch::maximum(act_lo_.abs(), act_hi_.abs());
-    return (amax.to(torch::kFloat32) / kE4M3Max).reshape({1});
+    return (amax.to(torch::kFloat32) / kernels::kE4M3Max).reshape({1});
 }
 
 torch::Tensor QuantConv2dImpl::weight_scale() const {
     const torch::Tensor amax = weight.detach().to(torch::kFloat32).abs().amax({1, 2, 3});
-    return (amax / kE4M3Max).clamp_min(kScaleEpsilon).reshape({-1, 1, 1, 1});
+    return (amax / kernels::kE4M3Max).clamp_min(kernels::kScaleEpsilon).reshape({-1, 1, 1, 1});
 }
 
 void QuantConv2dImpl::begin_observation(RangeAlgorithm algorithm) {

@@ -1,11 +1,8 @@
 #include "train/family_recipe.h"
 
 #include "libreyolo/errors.h"
-#include "models/rtdetr/rtdetr.h"
-#include "models/yolo9/yolo9.h"
+#include "registry/family_definition.h"
 #include "train/foreach_sgd.h"
-#include "train/rtdetr_recipe.h"
-#include "train/yolo9_recipe.h"
 
 namespace libreyolo::training {
 namespace {
@@ -47,12 +44,11 @@ void optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler, bool
     }
 }
 
-std::unique_ptr<FamilyRecipe> make_family_recipe(const models::Detector& net, int nc) {
-    if (auto yolo = std::dynamic_pointer_cast<models::yolo9::YOLO9Impl>(net))
-        return std::make_unique<YOLO9Recipe>(yolo, nc);
-    if (auto detr = std::dynamic_pointer_cast<models::rtdetr::RTDETRModelImpl>(net))
-        return std::make_unique<RTDETRRecipe>(detr, nc);
-    throw NotSupported("train: this model family cannot be trained yet");
+std::unique_ptr<FamilyRecipe> make_family_recipe(const std::string& family, const nn::Detector& net, int nc) {
+    const registry::FamilyDefinition& definition = registry::family_definition(family);
+    if (!definition.make_recipe)
+        throw NotSupported("train: the " + definition.traits.display_name + " family cannot be trained yet");
+    return definition.make_recipe(net, nc);
 }
 
 }  // namespace libreyolo::training

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "libreyolo/train.h"
-#include "models/detector.h"
+#include "nn/detector.h"
 #include "train/grad_scaler.h"
 #include "train/network_graph.h"
 
@@ -43,8 +43,9 @@ protected:
     std::vector<double> lr_ratios_;
 };
 
-// Throws NotSupported naming the family when it cannot be trained.
-std::unique_ptr<FamilyRecipe> make_family_recipe(const models::Detector& net, int nc);
+// The recipe the family registers for net (built by the registry for that family). Throws
+// NotSupported naming the family when it cannot be trained.
+std::unique_ptr<FamilyRecipe> make_family_recipe(const std::string& family, const nn::Detector& net, int nc);
 
 // One optimizer of o.optimizer's kind (SGD with Nesterov momentum, Adam, AdamW; beta1 = momentum)
 // over groups, each with its own weight decay and learning rate multiple.

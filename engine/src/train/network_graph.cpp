@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "core/shape_text.h"
 #include "graphs/capture_graph.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
@@ -16,16 +17,20 @@ std::string fault_from_environment() {
 
 }  // namespace
 
-NetworkGraph::NetworkGraph(bool requested, const std::string& unsupported, Announce announce)
-    : enabled_(requested && unsupported.empty()), announce_(std::move(announce)), fault_(fault_from_environment()) {
-    if (!requested) {
-        status_ = "off";
-    } else if (!unsupported.empty()) {
-        status_ = "eager: " + unsupported;
-        announce_("--cuda-graph: " + unsupported + "; training eager");
-    } else {
-        status_ = "waiting for a batch shape to repeat " + std::to_string(kRepeatsBeforeCapture) + " times";
-    }
+NetworkGraph::NetworkGraph(bool requested, const std::string& ruled_out, Announce announce)
+    : enabled_(requested && ruled_out.empty()), announce_(std::move(announce)), fault_(fault_from_environment()) {
+    if (requested && !ruled_out.empty())
+        change(TrainingGraphStatus::State::RuledOut, "cuda_graph: " + ruled_out + "; training eager", "", ruled_out);
+    else if (requested)
+        status_.state = TrainingGraphStatus::State::Waiting;
+}
+
+void NetworkGraph::change(TrainingGraphStatus::State state, const std::string& line, std::string shape,
+                          std::string reason) {
+    status_.state = state;
+    status_.shape = std::move(shape);
+    status_.reason = std::move(reason);
+    announce_(status_, line);
 }
 
 NetworkGraph::~NetworkGraph() = default;
@@ -37,8 +42,8 @@ std::vector<torch::Tensor> NetworkGraph::forward(const torch::Tensor& images, to
     if (graph_) {
         if (graph_->accepts(images)) return replay(images, eager);
         if (!said_other_shape_) {
-            announce_("cuda_graph: a batch of " + graphs::shape_of(images.sizes()) + " runs eager; the graph holds " +
-                      graph_->shape() + " (said once)");
+            announce_(status_, "cuda_graph: a batch of " + shape_text(images.sizes()) +
+                                   " runs eager; the graph holds " + graph_->shape() + " (said once)");
             said_other_shape_ = true;
         }
         return eager(images);
@@ -58,9 +63,10 @@ std::vector<torch::Tensor> NetworkGraph::forward(const torch::Tensor& images, to
                 throw Error("cuda_graph: backward replay failed: injected by LIBREYOLO_TRAIN_GRAPH_FAULT");
         });
     }
-    status_ = "graphed " + graph_->shape();
-    announce_("cuda_graph: captured the network's forward and backward for " + graph_->shape() + " in " +
-              std::to_string(static_cast<int>(graph_->capture_ms())) + " ms");
+    change(TrainingGraphStatus::State::Replaying,
+           "cuda_graph: captured the network's forward and backward for " + graph_->shape() + " in " +
+               std::to_string(static_cast<int>(graph_->capture_ms())) + " ms",
+           graph_->shape());
     return replay(images, eager);
 }
 
@@ -82,16 +88,11 @@ void NetworkGraph::fall_back(const std::string& what) {
     graph_.reset();
     enabled_ = false;
     last_step_graphed_ = false;
-    status_ = "eager after a failure: " + what;
-    announce_(what + "; the rest of the run trains eager");
+    change(TrainingGraphStatus::State::FellBack, what + "; the rest of the run trains eager", "", what);
 }
 
 std::int64_t NetworkGraph::replays() const {
     return graph_ ? graph_->replays() : replays_before_fall_back_;
-}
-
-std::string NetworkGraph::status() const {
-    return status_;
 }
 
 }  // namespace libreyolo::training

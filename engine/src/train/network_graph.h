@@ -20,10 +20,12 @@ namespace libreyolo::training {
 class NetworkGraph {
 public:
     static constexpr int kRepeatsBeforeCapture = kTrainingGraphRepeatsBeforeCapture;
-    using Announce = std::function<void(const std::string&)>;  // the log line, also sent as an event
+    // Told of every change of state, and of a shape that runs eager beside the graph: the status
+    // and the line the engine logs about it.
+    using Announce = std::function<void(const TrainingGraphStatus&, const std::string& line)>;
 
-    // unsupported: why this run cannot use graphs ("" when it can). Only meaningful if requested.
-    NetworkGraph(bool requested, const std::string& unsupported, Announce announce);
+    // ruled_out: why this run cannot use graphs ("" when it can). Only meaningful if requested.
+    NetworkGraph(bool requested, const std::string& ruled_out, Announce announce);
     ~NetworkGraph();
 
     // The network's outputs for images: eager until a shape has been seen kRepeatsBeforeCapture
@@ -36,16 +38,18 @@ public:
     void fall_back(const std::string& what);
 
     std::int64_t replays() const;
-    std::string status() const;  // one line for the result and the studio
+    const TrainingGraphStatus& status() const { return status_; }
 
 private:
+    void change(TrainingGraphStatus::State state, const std::string& line, std::string shape = "",
+                std::string reason = "");
     std::vector<torch::Tensor> replay(const torch::Tensor& images, const graphs::TrainingForward& eager);
 
     bool enabled_;
     Announce announce_;
     std::unique_ptr<graphs::GraphedNetwork> graph_;
     std::map<std::vector<std::int64_t>, int> seen_;
-    std::string status_;
+    TrainingGraphStatus status_;
     std::int64_t replays_before_fall_back_ = 0;
     bool said_other_shape_ = false;
     bool last_step_graphed_ = false;

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "graphs/graph_key.h"
-#include "models/common/attention_policy.h"
+#include "core/shape_text.h"
+#include "kernels/manual_math.h"
 #ifdef LIBREYOLO_HAVE_CUDA_KERNELS
 #include "kernels/cuda/ms_deform_attn_cuda.h"
 #include "kernels/in_tree_cuda.h"
@@ -18,9 +18,9 @@ namespace {
 void check_layout(const torch::Tensor& value, const torch::Tensor& locations, const torch::Tensor& weights,
                   const DeformableSampling& sampling) {
     const auto fail = [&](const std::string& what) {
-        throw InvalidArgument("ms_deform_attn: " + what + " (value " + graphs::shape_of(value.sizes()) +
-                              ", sampling_locations " + graphs::shape_of(locations.sizes()) + ", attention_weights " +
-                              graphs::shape_of(weights.sizes()) + ")");
+        throw InvalidArgument("ms_deform_attn: " + what + " (value " + shape_text(value.sizes()) +
+                              ", sampling_locations " + shape_text(locations.sizes()) + ", attention_weights " +
+                              shape_text(weights.sizes()) + ")");
     };
     if (value.dim() != 4) fail("value must be (N, S, heads, channels)");
     if (sampling.spatial_shapes.empty() || sampling.spatial_shapes.size() != sampling.points_per_level.size())
@@ -82,7 +82,7 @@ torch::Tensor ms_deform_attn_reference(const torch::Tensor& value, const torch::
 }
 
 bool ms_deform_attn_layout_is_classic(const DeformableSampling& sampling) {
-    if (sampling.discrete || models::manual_attention_required() || torch::jit::tracer::isTracing()) return false;
+    if (sampling.discrete || kernels::manual_attention_required() || torch::jit::tracer::isTracing()) return false;
     const auto& p = sampling.points_per_level;
     return !p.empty() && std::all_of(p.begin(), p.end(), [&](std::int64_t k) { return k == p.front(); });
 }

@@ -5,10 +5,10 @@
 #include <map>
 #include <mutex>
 
+#include "core/sha256.h"
 #include "kernels/hub/download.h"
 #include "kernels/hub/manifest.h"
 #include "kernels/hub/plugin_loader.h"
-#include "kernels/hub/sha256.h"
 #include "kernels/policy.h"
 #include "kernels/slot.h"
 #include "libreyolo/log.h"

@@ -1,6 +1,6 @@
 #include "models/rtdetr/conv_norm_layer.h"
 
-#include "models/flop_counter.h"
+#include "nn/flop_counter.h"
 
 namespace libreyolo::models::rtdetr {
 
@@ -14,7 +14,7 @@ ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, in
 
 torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     const torch::Tensor y = conv(x);
-    count_conv_flops(*conv, y);
+    nn::count_conv_flops(*conv, y);
     return activate(norm(y), act_);
 }
 

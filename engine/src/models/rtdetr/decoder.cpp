@@ -82,7 +82,7 @@ torch::Tensor MSDeformableAttentionImpl::forward(const torch::Tensor& query, con
 
 TransformerDecoderLayerImpl::TransformerDecoderLayerImpl(int64_t d_model, int64_t heads, int64_t dim_feedforward,
                                                          int64_t levels, int64_t points) {
-    self_attn = register_module("self_attn", MultiheadAttention(d_model, heads, /*batch_first=*/true));
+    self_attn = register_module("self_attn", nn::MultiheadAttention(d_model, heads, /*batch_first=*/true));
     norm1 = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
     cross_attn = register_module("cross_attn", MSDeformableAttention(d_model, heads, levels, points));
     norm2 = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));

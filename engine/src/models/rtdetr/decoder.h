@@ -11,8 +11,8 @@
 #include <array>
 #include <vector>
 
-#include "models/common/multihead_attention.h"
 #include "models/rtdetr/denoising.h"
+#include "nn/multihead_attention.h"
 
 namespace libreyolo::models::rtdetr {
 
@@ -61,7 +61,7 @@ public:
     torch::Tensor forward(torch::Tensor tgt, const torch::Tensor& reference_boxes, const torch::Tensor& memory,
                           const std::vector<std::array<int64_t, 2>>& spatial_shapes,
                           const torch::Tensor& query_pos_embed, const torch::Tensor& attn_mask = {});
-    MultiheadAttention self_attn{nullptr};
+    nn::MultiheadAttention self_attn{nullptr};
     torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr}, norm3{nullptr};
     MSDeformableAttention cross_attn{nullptr};
     torch::nn::Linear linear1{nullptr}, linear2{nullptr};

@@ -1,8 +1,8 @@
 #include "models/rtdetr/hybrid_encoder.h"
 
-#include "models/rtdetr/box_ops.h"
-
 #include <cmath>
+
+#include "models/rtdetr/box_ops.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
@@ -31,7 +31,7 @@ torch::Tensor CSPRepLayerImpl::forward(const torch::Tensor& x) {
 }
 
 TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead, int64_t dim_feedforward) {
-    self_attn = register_module("self_attn", MultiheadAttention(d_model, nhead, /*batch_first=*/true));
+    self_attn = register_module("self_attn", nn::MultiheadAttention(d_model, nhead, /*batch_first=*/true));
     linear1 = register_module("linear1", torch::nn::Linear(d_model, dim_feedforward));
     linear2 = register_module("linear2", torch::nn::Linear(dim_feedforward, d_model));
     norm1 = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));

@@ -3,15 +3,15 @@
 // 1×1 projections of the backbone's three maps to hidden_dim, AIFI (one transformer encoder layer
 // over the stride-32 map, with a 2-D sin-cos position embedding added to query and key), then
 // CCFF: a top-down FPN and a bottom-up PAN of CSPRepLayers (RepVgg bottlenecks). Attention is
-// models::MultiheadAttention (nn.MultiheadAttention's parameters), so it follows the fused-attention
+// nn::MultiheadAttention (nn.nn::MultiheadAttention's parameters), so it follows the fused-attention
 // policy.
 #include <torch/torch.h>
 
 #include <array>
 #include <vector>
 
-#include "models/common/multihead_attention.h"
 #include "models/rtdetr/conv_norm_layer.h"
+#include "nn/multihead_attention.h"
 
 namespace libreyolo::models::rtdetr {
 
@@ -48,7 +48,7 @@ class TransformerEncoderLayerImpl : public torch::nn::Module {
 public:
     TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead, int64_t dim_feedforward);
     torch::Tensor forward(const torch::Tensor& src, const torch::Tensor& pos_embed);
-    MultiheadAttention self_attn{nullptr};
+    nn::MultiheadAttention self_attn{nullptr};
     torch::nn::Linear linear1{nullptr}, linear2{nullptr};
     torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr};
 };

@@ -7,10 +7,10 @@
 
 #include <string>
 
-#include "models/detector.h"
 #include "models/rtdetr/decoder.h"
 #include "models/rtdetr/hybrid_encoder.h"
 #include "models/rtdetr/presnet.h"
+#include "nn/detector.h"
 
 namespace libreyolo::models::rtdetr {
 
@@ -23,7 +23,7 @@ struct RTDETRSize {
 // Throws UnknownModel naming the size and the known ones.
 const RTDETRSize& rtdetr_size(const std::string& size);
 
-class RTDETRModelImpl : public DetectorImpl {
+class RTDETRModelImpl : public nn::DetectorImpl {
 public:
     RTDETRModelImpl(const std::string& size, int64_t num_classes);
     // images (B, 3, H, W) in [0, 1], H and W multiples of 32 with at least num_queries cells over the

@@ -1,7 +1,7 @@
 #include "models/yolo9/blocks.h"
 
 #include "distributed/sync_batch_norm.h"
-#include "models/flop_counter.h"
+#include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
 
@@ -19,7 +19,7 @@ ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     torch::Tensor y = conv(x);
-    count_conv_flops(*conv, y);
+    nn::count_conv_flops(*conv, y);
     y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
     return activation_ ? torch::silu(y) : y;
 }

@@ -1,6 +1,6 @@
 #include "models/yolo9/loss.h"
 
-#include "models/box_iou.h"
+#include "nn/box_iou.h"
 
 namespace libreyolo::models::yolo9 {
 
@@ -65,7 +65,7 @@ Assignment TaskAlignedAssigner::assign(const torch::Tensor& targets, const torch
     dist = dist / grid.strides.view({1, 1, -1, 1});
     const torch::Tensor in_grid = (dist.amin(-1) >= 0) & (dist.amax(-1) <= reg_max_ - 1.01);
 
-    torch::Tensor iou = box_iou_batched_pairs(target_box, boxes, IouKind::Ciou).clamp(0, 1);  // (B, T, A)
+    torch::Tensor iou = nn::box_iou_batched_pairs(target_box, boxes, nn::IouKind::Ciou).clamp(0, 1);  // (B, T, A)
     const torch::Tensor scores =
         torch::gather(cls_logits.sigmoid().transpose(1, 2), 1, target_cls.expand({-1, -1, anchors}));
     torch::Tensor alignment = iou.pow(iou_power_) * scores.pow(score_power_);
@@ -149,7 +149,7 @@ LossParts YOLO9Loss::operator()(const std::vector<torch::Tensor>& raw, const tor
         const torch::Tensor mask4 = a.positive.unsqueeze(-1).expand({-1, -1, 4});
         const torch::Tensor picked_pred = pred_box.index({mask4}).view({-1, 4});
         const torch::Tensor picked_target = target_box.index({mask4}).view({-1, 4});
-        box = ((1.0 - box_iou_elementwise(picked_pred, picked_target, IouKind::Ciou)) * weight).sum() / norm;
+        box = ((1.0 - nn::box_iou_elementwise(picked_pred, picked_target, nn::IouKind::Ciou)) * weight).sum() / norm;
 
         const torch::Tensor anchors = (g.points / g.strides.unsqueeze(1)).unsqueeze(0);
         const auto corners = target_box.chunk(2, -1);

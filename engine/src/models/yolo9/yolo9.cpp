@@ -1,6 +1,6 @@
 #include "models/yolo9/yolo9.h"
 
-#include "models/flop_counter.h"
+#include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
 
@@ -107,7 +107,7 @@ DDetectImpl::DDetectImpl(int64_t nc, const std::array<int64_t, 3>& channels, int
 
 torch::Tensor DDetectImpl::Tower::forward(const torch::Tensor& x) {
     torch::Tensor y = out->forward(second->forward(first->forward(x)));
-    count_conv_flops(*out, y);
+    nn::count_conv_flops(*out, y);
     return y;
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // LibreYOLO9Model: backbone, PAN neck and the DDetect head, with LibreYOLO's key names
 // (backbone.*, neck.*, head.cv2|cv3).
-#include "models/detector.h"
 #include "models/yolo9/blocks.h"
 #include "models/yolo9/config.h"
+#include "nn/detector.h"
 
 namespace libreyolo::models::yolo9 {
 
@@ -61,7 +61,7 @@ private:
 };
 TORCH_MODULE(DDetect);
 
-class YOLO9Impl : public DetectorImpl {
+class YOLO9Impl : public nn::DetectorImpl {
 public:
     YOLO9Impl(const std::string& size, int64_t nc, int64_t class_hidden = 0);
     torch::Tensor forward(const torch::Tensor& images) override;

@@ -1,0 +1,241 @@
+// Model construction, loading, saving and inspection. Prediction lives in predictor.cpp.
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/coco_names.h"
+#include "core/text.h"
+#include "io/safetensors.h"
+#include "libreyolo/bundled.h"
+#include "libreyolo/device.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/image_size.h"
+#include "libreyolo/log.h"
+#include "libreyolo/version.h"
+#include "model/model_impl.h"
+#include "nn/attention_policy.h"
+#include "nn/flop_counter.h"
+#include "quant/quantize_network.h"
+
+namespace libreyolo {
+namespace fs = std::filesystem;
+namespace {
+
+torch::Device to_torch_device(const std::string& device) {
+    const DeviceSpec spec = resolve_device(parse_device(device));
+    return spec.kind == DeviceSpec::Kind::Cuda ? torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(spec.index))
+                                               : torch::Device(torch::kCPU);
+}
+
+std::vector<std::string> names_for(int nc, const std::vector<std::string>& given) {
+    if (static_cast<int>(given.size()) == nc) return given;
+    if (nc == 80) return coco_names();
+    std::vector<std::string> names = io::default_names(nc);
+    for (std::size_t i = 0; i < given.size() && i < names.size(); ++i) names[i] = given[i];
+    return names;
+}
+
+torch::Dtype parse_dtype(const std::string& dtype) {
+    if (dtype == "float32" || dtype == "fp32") return torch::kFloat32;
+    if (dtype == "float16" || dtype == "fp16" || dtype == "half") return torch::kFloat16;
+    throw InvalidArgument("dtype: '" + dtype + "' is not float32 or float16");
+}
+
+// A quantized checkpoint carries LibreYOLO's manifest under "quant": the same convolutions are
+// prepared before the weights load, so its _q_* buffers have somewhere to go.
+std::optional<QuantInfo> apply_quant_structure(nn::DetectorImpl& net,
+                                               const std::map<std::string, std::string>& metadata,
+                                               const std::string& source) {
+    auto it = metadata.find("quant");
+    if (it == metadata.end()) return std::nullopt;
+    QuantInfo info = quant::parse_manifest(it->second, source);
+    for (const auto& c : quant::selectable_convs(net, info.keep_high_precision)) c.module->prepare_fp8();
+    return info;
+}
+
+void refresh_calibration_flags(nn::DetectorImpl& net) {
+    for (const auto& c : quant::prepared_convs(net)) c.module->refresh_calibrated_flag();
+}
+
+}  // namespace
+
+std::string default_model() {
+    const char* env = std::getenv("LIBREYOLO_DEMO_MODEL");
+    const std::string path = env && *env ? env : bundled_file("resources/models/yolo9t-shapes.safetensors");
+    std::error_code ec;
+    return fs::exists(path, ec) ? path : "yolo9-t";
+}
+
+Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Model Model::adopt(std::unique_ptr<Impl> impl) {
+    return Model(std::move(impl));
+}
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
+Model::~Model() = default;
+
+Model Model::create(const std::string& model_name, int nc, const std::string& device) {
+    if (nc <= 0) throw InvalidArgument("nc: must be positive, got " + std::to_string(nc));
+    auto impl = std::make_unique<Impl>();
+    impl->spec.name = parse_model_name(model_name);
+    impl->spec.nc = nc;
+    impl->net = registry::build_network(impl->spec);
+    impl->meta.model_family = impl->spec.name.family;
+    impl->meta.size = impl->spec.name.size;
+    impl->meta.task = impl->spec.name.task;
+    impl->meta.nc = nc;
+    impl->meta.names = names_for(nc, {});
+    impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    impl->meta.libreyolo_version = version();
+    impl->source = "random init";
+    impl->device = to_torch_device(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return Model(std::move(impl));
+}
+
+Model Model::load(const std::string& name_or_path, const std::string& device) {
+    std::error_code ec;
+    const fs::path path(name_or_path);
+    if (!fs::exists(path, ec)) {
+        if (looks_like_model_name(name_or_path)) return create(name_or_path, 80, device);
+        // A bare word is a (mistyped) model name, not a path: say which name was meant.
+        if (name_or_path.find_first_of("/\\.") == std::string::npos) return create(name_or_path, 80, device);
+        std::string message = "model: '" + name_or_path + "': no such file";
+        const std::string suggestion = closest_match(name_or_path, known_model_names());
+        if (!suggestion.empty()) message += " (did you mean the model name '" + suggestion + "'?)";
+        throw FileNotFound(message);
+    }
+    const std::string ext = lower_case(path.extension().string());
+    if (ext == ".pt" || ext == ".pth")
+        throw FormatError(name_or_path + ": a PyTorch pickle; convert it first with `libreyolo convert " +
+                          name_or_path + " " + path.stem().string() + ".safetensors`");
+    if (ext != ".safetensors")
+        throw FormatError(name_or_path + ": unsupported weights format '" + ext + "' (expected .safetensors)");
+
+    io::TensorFile file = io::read_safetensors(path);
+    auto impl = std::make_unique<Impl>();
+    impl->meta = io::from_metadata(file.metadata, name_or_path);
+    impl->spec = registry::infer_network_spec(file.tensors, impl->meta, name_or_path);
+    impl->net = registry::build_network(impl->spec);
+    impl->quant = apply_quant_structure(*impl->net, file.metadata, name_or_path);
+    io::load_state_dict(*impl->net, file.tensors, name_or_path);
+    refresh_calibration_flags(*impl->net);
+
+    impl->meta.model_family = impl->spec.name.family;
+    impl->meta.size = impl->spec.name.size;
+    impl->meta.task = impl->spec.name.task;
+    impl->meta.nc = static_cast<int>(impl->spec.nc);
+    impl->meta.names = names_for(impl->meta.nc, impl->meta.names);
+    if (impl->meta.imgsz <= 0) impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    impl->source = name_or_path;
+    impl->pretrained = true;
+    impl->device = to_torch_device(device);
+    impl->net->to(impl->device);
+    impl->net->eval();
+    return Model(std::move(impl));
+}
+
+ModelInfo Model::info() const {
+    ModelInfo info;
+    info.family = impl_->spec.name.family;
+    info.size = impl_->spec.name.size;
+    info.task = impl_->spec.name.task;
+    info.nc = impl_->meta.nc;
+    info.names = impl_->meta.names;
+    info.imgsz = impl_->meta.imgsz;
+    info.parameters = nn::count_parameters(*impl_->net);
+    info.device = impl_->device.str();
+    info.dtype = graphs::dtype_name(impl_->dtype);
+    info.source = impl_->source;
+    info.pretrained = impl_->pretrained;
+    return info;
+}
+
+double Model::gflops(int imgsz) const {
+    check_image_size(imgsz);
+    torch::NoGradGuard no_grad;
+    nn::FlopScope scope;
+    impl_->net->forward(
+        torch::zeros({1, 3, imgsz, imgsz}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype)));
+    return scope.total() / 1e9;
+}
+
+torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode) {
+    // The default path pays nothing for graph bookkeeping.
+    if (mode == GraphMode::Off) return net->forward(input);
+    return graphs.run(input, mode, graph_target(), forward_plan());
+}
+
+graphs::ForwardPlan Model::Impl::forward_plan() {
+    return net->forward_plan();
+}
+
+graphs::GraphTarget Model::Impl::graph_target() const {
+    return {spec.name.family, spec.name.task,
+            family_traits(spec.name.family).supports_cuda_graph_inference(spec.name.task)};
+}
+
+void Model::to(const std::string& device) {
+    const torch::Device target = to_torch_device(device);
+    impl_->graphs.release();
+    impl_->net->to(target);
+    impl_->device = target;
+}
+
+void Model::set_dtype(const std::string& dtype) {
+    const torch::Dtype target = parse_dtype(dtype);
+    impl_->graphs.release();
+    impl_->net->to(target);
+    impl_->dtype = target;
+}
+
+int Model::set_fused_attention(bool enabled) {
+    const int modules = nn::set_fused_attention(*impl_->net, enabled);
+    if (modules > 0) impl_->graphs.release();
+    return modules;
+}
+
+void Model::load_weights(const std::string& path) {
+    const io::TensorFile file = io::read_safetensors(path);
+    impl_->graphs.release();
+    io::load_state_dict(*impl_->net, file.tensors, path);
+    refresh_calibration_flags(*impl_->net);
+    impl_->source = path;
+    impl_->pretrained = true;
+}
+
+void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
+    check_image_size(imgsz, /*allow_zero=*/true);
+    if (batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(batch));
+    if (!dtype.empty() && parse_dtype(dtype) != impl_->dtype) set_dtype(dtype);
+    const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;
+    const torch::Tensor example =
+        torch::zeros({batch, 3, size, size}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype));
+    impl_->graphs.capture(example, impl_->graph_target(), impl_->forward_plan());
+}
+
+std::vector<GraphInfo> Model::graph_info() const {
+    return impl_->graphs.info();
+}
+void Model::release_graphs() {
+    impl_->graphs.release();
+}
+void Model::set_graph_cache_limit(int limit) {
+    impl_->graphs.set_limit(limit);
+}
+int Model::graph_cache_limit() const {
+    return impl_->graphs.limit();
+}
+
+void Model::save(const std::string& path) const {
+    io::CheckpointMeta meta = impl_->meta;
+    meta.libreyolo_version = version();
+    std::map<std::string, torch::Tensor> weights = io::state_dict(*impl_->net);
+    std::map<std::string, std::string> metadata = io::to_metadata(meta);
+    if (impl_->quant) metadata["quant"] = quant::manifest_json(*impl_->quant);
+    io::write_safetensors(path, weights, metadata);
+    log_debug("weights", "saved " + path);
+}
+
+}  // namespace libreyolo

@@ -1,0 +1,18 @@
+// The one list of model families: each line links a family folder's registration
+// (docs/architecture.md, "Adding a family"). The order is the order of help texts and of
+// recognising checkpoints without a model_family field.
+#include "models/rtdetr/family.h"
+#include "models/yolo9/family.h"
+#include "registry/family_definition.h"
+
+namespace libreyolo::registry {
+
+const std::vector<FamilyDefinition>& family_definitions() {
+    static const std::vector<FamilyDefinition> families = {
+        models::yolo9::family(),
+        models::rtdetr::family(),
+    };
+    return families;
+}
+
+}  // namespace libreyolo::registry

@@ -1,0 +1,25 @@
+#pragma once
+// The network interface every detection family implements.
+#include <torch/torch.h>
+
+#include "graphs/forward_plan.h"
+
+namespace libreyolo::nn {
+
+class DetectorImpl : public torch::nn::Module {
+public:
+    // images: (B, 3, H, W) in [0, 1]. Returns (B, 4 + nc, anchors): xyxy boxes in input pixels,
+    // then per-class scores after sigmoid.
+    virtual torch::Tensor forward(const torch::Tensor& images) = 0;
+    virtual int num_classes() const = 0;
+    // The forward as CUDA graphs capture it: by default one capturable stage, the whole forward.
+    // A family with a stage a graph cannot record overrides this with its split at a verified
+    // seam; the stages run in order must compute exactly forward().
+    virtual graphs::ForwardPlan forward_plan() {
+        return graphs::single_stage_plan([this](const torch::Tensor& images) { return forward(images); });
+    }
+};
+
+using Detector = std::shared_ptr<DetectorImpl>;
+
+}  // namespace libreyolo::nn

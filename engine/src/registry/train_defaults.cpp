@@ -1,0 +1,33 @@
+// train_defaults: LibreYOLO's per-family training configuration (its TRAIN_CONFIG classes).
+#include <filesystem>
+
+#include "io/checkpoint.h"
+#include "io/safetensors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/train.h"
+#include "registry/network_spec.h"
+
+namespace libreyolo {
+namespace {
+
+// "" when model is neither a model name nor a file (train() says what is wrong with it).
+std::string family_of(const std::string& model) {
+    if (looks_like_model_name(model)) return parse_model_name(model).family;
+    if (!std::filesystem::is_regular_file(model)) return "";
+    const io::TensorFile file = io::read_safetensors_layout(model);  // the header: no weights read
+    return registry::infer_network_spec(file.tensors, io::from_metadata(file.metadata, model), model).name.family;
+}
+
+}  // namespace
+
+TrainOptions train_defaults(const std::string& model) {
+    TrainOptions o;
+    o.model = model;
+    const std::string family = family_of(model);
+    if (family.empty()) return o;
+    const registry::FamilyDefinition& definition = registry::family_definition(family);
+    if (definition.training_defaults) definition.training_defaults(o);
+    return o;
+}
+
+}  // namespace libreyolo

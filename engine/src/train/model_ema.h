@@ -1,0 +1,37 @@
+#pragma once
+// The exponential moving average of the trained weights (timm/YOLOX ModelEMA, LibreYOLO's): a second
+// network of the same architecture, what validation, checkpoints and the final model use.
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+#include "model/model_impl.h"
+
+namespace libreyolo::training {
+
+class ModelEma {
+public:
+    // A new network of model's architecture (built as the registry builds it), holding model's
+    // weights, on its device, in eval mode.
+    explicit ModelEma(const Model::Impl& model);
+
+    // Copies the trained network's weights again (after a distributed run broadcast rank 0's), then
+    // freezes the average and pairs its tensors with the trained network's for update().
+    void start(torch::nn::Module& trained);
+    // One step: decay ramps up as 0.9999 · (1 − e^(−updates / 2000)).
+    void update();
+
+    Model::Impl& impl() { return *impl_; }
+    // A Model holding a copy of the averaged weights' handle (validation and checkpoints).
+    Model snapshot() const;
+    std::int64_t updates = 0;
+
+private:
+    std::unique_ptr<Model::Impl> impl_;
+    // The average's and the trained network's tensor for every floating-point entry, paired once by
+    // position: the optimizer and checkpoint loading update both in place.
+    std::vector<torch::Tensor> averaged_, trained_;
+};
+
+}  // namespace libreyolo::training
