@@ -139,237 +139,265 @@
 <context>
     <name>KernelsPage</name>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="24"/>
+        <location filename="../ui/kernels_page.cpp" line="25"/>
         <source>class-aware NMS: (boxes, scores, classes, iou) -&gt; kept indices</source>
         <translation>NMS per classe: (riquadri, punteggi, classi, iou) -&gt; indici mantenuti</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="25"/>
+        <location filename="../ui/kernels_page.cpp" line="26"/>
         <source>FP8 E4M3 fake quantization: (x, broadcastable scale) -&gt; x on the E4M3 grid, STE gradient</source>
         <translation>quantizzazione simulata FP8 E4M3: (x, scala in broadcast) -&gt; x sulla griglia E4M3, gradiente STE</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="27"/>
+        <location filename="../ui/kernels_page.cpp" line="28"/>
         <source>multi-scale deformable attention: (value, sampling_locations, attention_weights, levels) -&gt; (N, queries, heads·channels)</source>
         <translation>attenzione deformabile multi-scala: (valori, posizioni di campionamento, pesi di attenzione, livelli) -&gt; (N, query, teste·canali)</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="31"/>
+        <location filename="../ui/kernels_page.cpp" line="32"/>
         <source>unavailable</source>
         <translation>non disponibile</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="33"/>
+        <location filename="../ui/kernels_page.cpp" line="34"/>
         <source>a later registration is preferred</source>
         <translation>è preferita una registrazione successiva</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="34"/>
+        <location filename="../ui/kernels_page.cpp" line="35"/>
         <source>its predicate declined the last call</source>
         <translation>il suo predicato ha rifiutato l&apos;ultima chiamata</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="35"/>
+        <location filename="../ui/kernels_page.cpp" line="36"/>
         <source>its predicate threw: %1</source>
         <translation>il suo predicato ha lanciato un errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="36"/>
+        <location filename="../ui/kernels_page.cpp" line="37"/>
         <source>an accelerated implementation applies</source>
         <translation>si applica un&apos;implementazione accelerata</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="37"/>
+        <location filename="../ui/kernels_page.cpp" line="38"/>
         <source>no CUDA device</source>
         <translation>nessun dispositivo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="38"/>
+        <location filename="../ui/kernels_page.cpp" line="39"/>
         <source>failed when run: %1</source>
         <translation>fallito durante l&apos;esecuzione: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="39"/>
+        <location filename="../ui/kernels_page.cpp" line="40"/>
         <source>its provider failed: %1</source>
         <translation>il suo provider è fallito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="40"/>
+        <location filename="../ui/kernels_page.cpp" line="43"/>
+        <source>references forced by the application&apos;s setting &apos;%1&apos;</source>
+        <translation>implementazioni di riferimento imposte dall&apos;impostazione dell&apos;applicazione &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="44"/>
+        <source>only provider &apos;%1&apos; by the application&apos;s setting &apos;%2&apos;</source>
+        <translation>solo il provider &apos;%1&apos;, per l&apos;impostazione dell&apos;applicazione &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="45"/>
         <source>references forced by %1</source>
         <translation>implementazioni di riferimento imposte da %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="41"/>
-        <source>hub plugins off (LIBREYOLO_HUB_KERNELS=0)</source>
-        <translation>plugin dall&apos;hub spenti (LIBREYOLO_HUB_KERNELS=0)</translation>
+        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <source>hub plugins off (%1)</source>
+        <translation>plugin dall&apos;hub spenti (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="42"/>
+        <location filename="../ui/kernels_page.cpp" line="47"/>
         <source>only provider &apos;%1&apos; by %2</source>
         <translation>solo il provider &apos;%1&apos;, per %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="44"/>
+        <location filename="../ui/kernels_page.cpp" line="49"/>
         <source>none</source>
         <translation>nessuna</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="45"/>
+        <location filename="../ui/kernels_page.cpp" line="50"/>
         <source>references only (%1)</source>
         <translation>solo implementazioni di riferimento (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="46"/>
+        <location filename="../ui/kernels_page.cpp" line="51"/>
         <source>provider &apos;%1&apos; only (%2)</source>
         <translation>solo il provider &apos;%1&apos; (%2)</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="48"/>
+        <location filename="../ui/kernels_page.cpp" line="53"/>
+        <source>the application&apos;s setting</source>
+        <translation>impostazione dell&apos;applicazione</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="54"/>
+        <source>the application&apos;s setting &apos;%1&apos;</source>
+        <translation>impostazione dell&apos;applicazione &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location filename="../ui/kernels_page.cpp" line="56"/>
         <source>loaded</source>
         <translation>caricato</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="49"/>
+        <location filename="../ui/kernels_page.cpp" line="57"/>
         <source>skipped: %1</source>
         <translation>saltato: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="50"/>
+        <location filename="../ui/kernels_page.cpp" line="58"/>
         <source>not loaded: %1</source>
         <translation>non caricato: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="51"/>
+        <location filename="../ui/kernels_page.cpp" line="59"/>
         <source>refused: %1</source>
         <translation>rifiutato: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="52"/>
+        <location filename="../ui/kernels_page.cpp" line="60"/>
         <source>disabled: %1</source>
         <translation>disattivato: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="54"/>
+        <location filename="../ui/kernels_page.cpp" line="62"/>
         <source>built for torch %1, this is torch %2</source>
         <translation>compilato per torch %1, questo è torch %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="55"/>
+        <location filename="../ui/kernels_page.cpp" line="63"/>
         <source>built for CUDA %1, this LibTorch has CUDA %2</source>
         <translation>compilato per CUDA %1, questa LibTorch ha CUDA %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="56"/>
+        <location filename="../ui/kernels_page.cpp" line="64"/>
         <source>built for %1, this machine&apos;s GPU is %2</source>
         <translation>compilato per %1, la GPU di questa macchina è %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="57"/>
+        <location filename="../ui/kernels_page.cpp" line="65"/>
         <source>absent</source>
         <translation>assente</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="104"/>
+        <location filename="../ui/kernels_page.cpp" line="112"/>
         <source>Slot / implementation</source>
         <translation>Slot / implementazione</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="104"/>
+        <location filename="../ui/kernels_page.cpp" line="112"/>
         <source>Provider</source>
         <translation>Provider</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="104"/>
+        <location filename="../ui/kernels_page.cpp" line="112"/>
         <source>Available</source>
         <translation>Disponibile</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="104"/>
+        <location filename="../ui/kernels_page.cpp" line="112"/>
         <source>Status</source>
         <translation>Stato</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="107"/>
+        <location filename="../ui/kernels_page.cpp" line="115"/>
         <source>reading the kernel registry…</source>
         <translation>lettura del registro dei kernel…</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="109"/>
+        <location filename="../ui/kernels_page.cpp" line="117"/>
         <source>Refresh</source>
         <translation>Aggiorna</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="180"/>
+        <location filename="../ui/kernels_page.cpp" line="188"/>
         <source>Cannot read the kernel registry: %1</source>
         <translation>Impossibile leggere il registro dei kernel: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="184"/>
+        <location filename="../ui/kernels_page.cpp" line="192"/>
         <source>Override in effect: %1 · hub kernels: %2</source>
         <translation>Forzatura in vigore: %1 · kernel dall&apos;hub: %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="185"/>
+        <location filename="../ui/kernels_page.cpp" line="193"/>
         <source>allowed</source>
         <translation>consentiti</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="185"/>
+        <location filename="../ui/kernels_page.cpp" line="193"/>
         <source>off</source>
         <translation>spenti</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="189"/>
+        <location filename="../ui/kernels_page.cpp" line="197"/>
         <source>uses %1 — %2</source>
         <translation>usa %1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="194"/>
-        <location filename="../ui/kernels_page.cpp" line="209"/>
+        <location filename="../ui/kernels_page.cpp" line="202"/>
+        <location filename="../ui/kernels_page.cpp" line="217"/>
         <source>yes</source>
         <translation>sì</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="194"/>
-        <location filename="../ui/kernels_page.cpp" line="209"/>
+        <location filename="../ui/kernels_page.cpp" line="202"/>
+        <location filename="../ui/kernels_page.cpp" line="217"/>
         <source>no</source>
         <translation>no</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="196"/>
+        <location filename="../ui/kernels_page.cpp" line="204"/>
         <source>in use</source>
         <translation>in uso</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="196"/>
+        <location filename="../ui/kernels_page.cpp" line="204"/>
         <source>passed over: %1</source>
         <translation>scartato: %1</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="203"/>
+        <location filename="../ui/kernels_page.cpp" line="211"/>
         <source>Plugins</source>
         <translation>Plugin</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="204"/>
+        <location filename="../ui/kernels_page.cpp" line="212"/>
         <source>none listed</source>
         <translation>nessuno elencato</translation>
     </message>
     <message>
-        <location filename="../ui/kernels_page.cpp" line="211"/>
+        <location filename="../ui/kernels_page.cpp" line="219"/>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
 </context>
 <context>
+    <name>LogRouter</name>
+    <message>
+        <location filename="../ui/log_router.cpp" line="40"/>
+        <source>warning: </source>
+        <translation>avviso: </translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="47"/>
+        <location filename="../ui/main_window.cpp" line="38"/>
         <source>LibTorch %1 · no GPU</source>
         <translation>LibTorch %1 · nessuna GPU</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="48"/>
+        <location filename="../ui/main_window.cpp" line="39"/>
         <source>LibTorch %1 · CUDA %2 · %n GPU(s)</source>
         <translation>
             <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
@@ -377,67 +405,67 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="58"/>
+        <location filename="../ui/main_window.cpp" line="46"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="92"/>
+        <location filename="../ui/main_window.cpp" line="53"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="93"/>
+        <location filename="../ui/main_window.cpp" line="54"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="95"/>
+        <location filename="../ui/main_window.cpp" line="56"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
+        <location filename="../ui/main_window.cpp" line="61"/>
         <source>Kernels</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="102"/>
+        <location filename="../ui/main_window.cpp" line="63"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="107"/>
+        <location filename="../ui/main_window.cpp" line="93"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="108"/>
+        <location filename="../ui/main_window.cpp" line="94"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="109"/>
+        <location filename="../ui/main_window.cpp" line="95"/>
         <source>Open &amp;model…</source>
         <translation>Apri &amp;modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="110"/>
+        <location filename="../ui/main_window.cpp" line="96"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="111"/>
+        <location filename="../ui/main_window.cpp" line="97"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="112"/>
+        <location filename="../ui/main_window.cpp" line="98"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="136"/>
+        <location filename="../ui/main_window.cpp" line="123"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -445,37 +473,42 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="147"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="188"/>
+        <location filename="../ui/main_window.cpp" line="250"/>
+        <source>Images and videos (%1)</source>
+        <translation>Immagini e video (%1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="143"/>
         <source>loading %1…</source>
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="169"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="204"/>
+        <location filename="../ui/main_window.cpp" line="169"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="218"/>
+        <location filename="../ui/main_window.cpp" line="183"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="219"/>
+        <location filename="../ui/main_window.cpp" line="184"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="220"/>
+        <location filename="../ui/main_window.cpp" line="185"/>
         <source>%1
 
 Still using %2.</source>
@@ -484,7 +517,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="231"/>
+        <location filename="../ui/main_window.cpp" line="196"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -492,12 +525,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="235"/>
+        <location filename="../ui/main_window.cpp" line="200"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="240"/>
+        <location filename="../ui/main_window.cpp" line="203"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -508,58 +541,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="219"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="299"/>
+        <location filename="../ui/main_window.cpp" line="245"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="322"/>
+        <location filename="../ui/main_window.cpp" line="250"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="323"/>
-        <source>Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</source>
-        <translation>Immagini e video (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi *.mov *.mkv *.webm)</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="329"/>
+        <location filename="../ui/main_window.cpp" line="255"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="338"/>
-        <source>Cannot create folder %1</source>
-        <translation>Impossibile creare la cartella %1</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
-        <location filename="../ui/main_window.cpp" line="358"/>
-        <source>Cannot write %1: %2</source>
-        <translation>Impossibile scrivere %1: %2</translation>
-    </message>
-    <message>
-        <location filename="../ui/main_window.cpp" line="364"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="367"/>
+        <location filename="../ui/main_window.cpp" line="268"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="372"/>
+        <location filename="../ui/main_window.cpp" line="273"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="375"/>
+        <location filename="../ui/main_window.cpp" line="276"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -567,14 +584,13 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="113"/>
+        <location filename="../ui/main_window.cpp" line="99"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="86"/>
-        <location filename="../ui/main_window.cpp" line="194"/>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="150"/>
+        <location filename="../ui/main_window.cpp" line="219"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -582,57 +598,57 @@ Resta in uso %2.</translation>
 <context>
     <name>PredictControls</name>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="29"/>
+        <location filename="../ui/predict_controls.cpp" line="30"/>
         <source>model&apos;s</source>
         <translation>del modello</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="33"/>
+        <location filename="../ui/predict_controls.cpp" line="38"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="34"/>
+        <location filename="../ui/predict_controls.cpp" line="39"/>
         <source>on</source>
         <translation>acceso</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="35"/>
+        <location filename="../ui/predict_controls.cpp" line="40"/>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="37"/>
+        <location filename="../ui/predict_controls.cpp" line="42"/>
         <source>Replay the network as a CUDA graph: on captures each new input shape, auto captures when a shape comes again (CUDA devices only)</source>
         <translation>Riproduce la rete come grafo CUDA: acceso cattura ogni nuova forma di input, auto cattura quando una forma si ripete (solo dispositivi CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="44"/>
+        <location filename="../ui/predict_controls.cpp" line="49"/>
         <source>Where the model runs: auto, cpu, cuda or cuda:N</source>
         <translation>Dove gira il modello: auto, cpu, cuda o cuda:N</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="51"/>
+        <location filename="../ui/predict_controls.cpp" line="56"/>
         <source>conf</source>
         <translation>conf</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="52"/>
+        <location filename="../ui/predict_controls.cpp" line="57"/>
         <source>iou</source>
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="53"/>
+        <location filename="../ui/predict_controls.cpp" line="58"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="54"/>
+        <location filename="../ui/predict_controls.cpp" line="59"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="55"/>
+        <location filename="../ui/predict_controls.cpp" line="60"/>
         <source>device</source>
         <translation>dispositivo</translation>
     </message>
@@ -681,6 +697,20 @@ Resta in uso %2.</translation>
     </message>
 </context>
 <context>
+    <name>PredictionResults</name>
+    <message>
+        <location filename="../ui/prediction_results.cpp" line="22"/>
+        <source>Cannot create folder %1</source>
+        <translation>Impossibile creare la cartella %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/prediction_results.cpp" line="34"/>
+        <location filename="../ui/prediction_results.cpp" line="42"/>
+        <source>Cannot write %1: %2</source>
+        <translation>Impossibile scrivere %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>PredictionView</name>
     <message>
         <location filename="../ui/prediction_view.cpp" line="89"/>
@@ -706,19 +736,19 @@ Resta in uso %2.</translation>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="35"/>
-        <source>Allow pinned hub kernel plugins (LIBREYOLO_HUB_KERNELS)</source>
-        <translation>Consenti i plugin di kernel dall&apos;hub, fissati (LIBREYOLO_HUB_KERNELS)</translation>
-    </message>
-    <message>
         <location filename="../ui/settings_page.cpp" line="41"/>
         <source>automatic</source>
         <translation>automatico</translation>
     </message>
     <message>
+        <location filename="../ui/settings_page.cpp" line="35"/>
+        <source>Allow pinned hub kernel plugins</source>
+        <translation>Consenti i plugin di kernel dall&apos;hub, fissati</translation>
+    </message>
+    <message>
         <location filename="../ui/settings_page.cpp" line="51"/>
-        <source>LIBREYOLO_KERNELS: reference (or off) forces the portable implementations; a provider name restricts selection to that provider</source>
-        <translation>LIBREYOLO_KERNELS: reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider</translation>
+        <source>reference (or off) forces the portable implementations; a provider name restricts selection to that provider. In place of LIBREYOLO_KERNELS, for the studio</source>
+        <translation>reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider. Al posto di LIBREYOLO_KERNELS, per lo studio</translation>
     </message>
     <message>
         <location filename="../ui/settings_page.cpp" line="59"/>
@@ -757,273 +787,280 @@ Resta in uso %2.</translation>
     </message>
 </context>
 <context>
-    <name>TrainPage</name>
+    <name>TrainCharts</name>
     <message>
-        <location filename="../ui/train_page.cpp" line="103"/>
-        <source>data.yaml</source>
-        <translation>data.yaml</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="104"/>
-        <source>Browse…</source>
-        <translation>Sfoglia…</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="107"/>
-        <source>Dataset YAML</source>
-        <translation>YAML del dataset</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="107"/>
-        <source>YAML (*.yaml *.yml)</source>
-        <translation>YAML (*.yaml *.yml)</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="134"/>
-        <source>mixed precision (CUDA)</source>
-        <translation>precisione mista (CUDA)</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="138"/>
-        <source>capture the training step as a CUDA graph</source>
-        <translation>cattura lo step di addestramento come grafo CUDA</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="146"/>
-        <source>Model</source>
-        <translation>Modello</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="147"/>
-        <source>Data</source>
-        <translation>Dati</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="148"/>
-        <source>Epochs</source>
-        <translation>Epoche</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="149"/>
-        <source>Batch</source>
-        <translation>Batch</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="150"/>
-        <source>Image size</source>
-        <translation>Dimensione immagine</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="151"/>
-        <source>Device</source>
-        <translation>Dispositivo</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="152"/>
-        <source>Optimizer</source>
-        <translation>Ottimizzatore</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="153"/>
-        <source>lr0</source>
-        <translation>lr0</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="154"/>
-        <source>AMP</source>
-        <translation>AMP</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="155"/>
-        <source>CUDA graph</source>
-        <translation>Grafo CUDA</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="156"/>
-        <source>Project folder</source>
-        <translation>Cartella del progetto</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="157"/>
-        <source>Run name</source>
-        <translation>Nome dell&apos;esecuzione</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="159"/>
-        <source>Start</source>
-        <translation>Avvia</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="160"/>
-        <source>Stop</source>
-        <translation>Ferma</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="161"/>
-        <source>Resume</source>
-        <translation>Riprendi</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="162"/>
-        <source>Ends after the current batch; Resume continues from the last finished epoch</source>
-        <translation>Termina dopo il batch corrente; Riprendi continua dall&apos;ultima epoca completata</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="175"/>
-        <source>idle</source>
-        <translation>inattivo</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="190"/>
-        <location filename="../ui/train_page.cpp" line="199"/>
-        <source>step</source>
-        <translation>passo</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="190"/>
-        <source>loss</source>
-        <translation>perdita</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="33"/>
-        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_charts.cpp" line="15"/>
+        <location filename="../ui/train_charts.cpp" line="71"/>
         <source>box</source>
         <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="33"/>
-        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_charts.cpp" line="15"/>
+        <location filename="../ui/train_charts.cpp" line="71"/>
         <source>cls</source>
         <translation>classe</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="34"/>
-        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_charts.cpp" line="16"/>
+        <location filename="../ui/train_charts.cpp" line="71"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="34"/>
+        <location filename="../ui/train_charts.cpp" line="16"/>
         <source>vfl</source>
         <translation>vfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="35"/>
+        <location filename="../ui/train_charts.cpp" line="17"/>
         <source>bbox</source>
         <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="35"/>
+        <location filename="../ui/train_charts.cpp" line="17"/>
         <source>giou</source>
         <translation>GIoU</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="97"/>
-        <source>A model name (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: from scratch) or a .safetensors file (fine-tune)</source>
-        <translation>Un nome di modello (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: da zero) o un file .safetensors (fine-tuning)</translation>
+        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
+        <source>step</source>
+        <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_charts.cpp" line="71"/>
+        <source>loss</source>
+        <translation>perdita</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="71"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="193"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="193"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="193"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="193"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="199"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>learning rate</source>
         <translation>tasso di apprendimento</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="199"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>lr</source>
         <translation>lr</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="199"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>step ms</source>
         <translation>ms per passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="203"/>
+        <location filename="../ui/train_charts.cpp" line="84"/>
         <source>ms a step</source>
         <translation>ms per passo</translation>
     </message>
+</context>
+<context>
+    <name>TrainForm</name>
     <message>
-        <location filename="../ui/train_page.cpp" line="232"/>
+        <location filename="../ui/train_form.cpp" line="23"/>
+        <source>A model name (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: from scratch) or a .safetensors file (fine-tune)</source>
+        <translation>Un nome di modello (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: da zero) o un file .safetensors (fine-tuning)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="29"/>
+        <source>data.yaml</source>
+        <translation>data.yaml</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="30"/>
+        <source>Browse…</source>
+        <translation>Sfoglia…</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="33"/>
+        <source>Dataset YAML</source>
+        <translation>YAML del dataset</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="33"/>
+        <source>YAML (*.yaml *.yml)</source>
+        <translation>YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="62"/>
+        <source>mixed precision (CUDA)</source>
+        <translation>precisione mista (CUDA)</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="66"/>
+        <source>capture the training step as a CUDA graph</source>
+        <translation>cattura lo step di addestramento come grafo CUDA</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="75"/>
+        <source>Model</source>
+        <translation>Modello</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="76"/>
+        <source>Data</source>
+        <translation>Dati</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="77"/>
+        <source>Epochs</source>
+        <translation>Epoche</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="78"/>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="79"/>
+        <source>Image size</source>
+        <translation>Dimensione immagine</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="80"/>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="81"/>
+        <source>Optimizer</source>
+        <translation>Ottimizzatore</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="82"/>
+        <source>lr0</source>
+        <translation>lr0</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="83"/>
+        <source>AMP</source>
+        <translation>AMP</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="84"/>
+        <source>CUDA graph</source>
+        <translation>Grafo CUDA</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="85"/>
+        <source>Project folder</source>
+        <translation>Cartella del progetto</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="86"/>
+        <source>Run name</source>
+        <translation>Nome dell&apos;esecuzione</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="105"/>
+        <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
+        <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
+    </message>
+</context>
+<context>
+    <name>TrainPage</name>
+    <message>
+        <location filename="../ui/train_page.cpp" line="22"/>
+        <source>Start</source>
+        <translation>Avvia</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="23"/>
+        <source>Stop</source>
+        <translation>Ferma</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="24"/>
+        <source>Resume</source>
+        <translation>Riprendi</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="25"/>
+        <source>Ends after the current batch; Resume continues from the last finished epoch</source>
+        <translation>Termina dopo il batch corrente; Riprendi continua dall&apos;ultima epoca completata</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="38"/>
+        <source>idle</source>
+        <translation>inattivo</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="205"/>
         <source>last run: %1</source>
         <translation>ultima esecuzione: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="232"/>
+        <location filename="../ui/train_page.cpp" line="142"/>
+        <location filename="../ui/train_page.cpp" line="153"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="233"/>
+        <location filename="../ui/train_page.cpp" line="206"/>
         <source>stopped; Resume continues %1</source>
         <translation>fermato; Riprendi continua %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="234"/>
+        <location filename="../ui/train_page.cpp" line="207"/>
         <source>finished: best mAP50-95 %1, results in %2</source>
         <translation>terminato: miglior mAP50-95 %1, risultati in %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="239"/>
+        <location filename="../ui/train_page.cpp" line="212"/>
         <source>failed: %1</source>
         <translation>non riuscito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="240"/>
+        <location filename="../ui/train_page.cpp" line="213"/>
         <source>error: %1</source>
         <translation>errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="270"/>
-        <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
-        <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_page.cpp" line="322"/>
+        <location filename="../ui/train_page.cpp" line="112"/>
         <source>Choose a dataset YAML first</source>
         <translation>Prima scegli lo YAML di un dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="346"/>
+        <location filename="../ui/train_page.cpp" line="128"/>
         <source>resuming %1</source>
         <translation>ripresa di %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="365"/>
+        <location filename="../ui/train_page.cpp" line="135"/>
         <source>stopping after this batch…</source>
         <translation>arresto dopo questo batch…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="371"/>
+        <location filename="../ui/train_page.cpp" line="158"/>
         <source>starting…</source>
         <translation>avvio…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/train_page.cpp" line="372"/>
+        <location filename="../ui/train_page.cpp" line="146"/>
         <source>requested: eager until a batch shape has come %n time(s)</source>
         <translation>
             <numerusform>richiesto: eager finché una forma di batch non si è presentata %n volta</numerusform>
@@ -1031,63 +1068,70 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="338"/>
+        <location filename="../ui/train_page.cpp" line="120"/>
         <source>training %1 on %2</source>
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="374"/>
+        <location filename="../ui/train_page.cpp" line="144"/>
+        <source>not used, training eager: %1</source>
+        <translation>non usato, addestramento eager: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="149"/>
+        <source>replaying the training step for batches of %1</source>
+        <translation>ripete lo step di addestramento per i batch di %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="151"/>
+        <source>eager after a failure: %1</source>
+        <translation>eager dopo un errore: %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_page.cpp" line="161"/>
         <source>off (CUDA graph unchecked)</source>
         <translation>spento (grafo CUDA non selezionato)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="389"/>
+        <location filename="../ui/train_page.cpp" line="176"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
         <translation>epoca %1/%2, batch %3/%4, perdita %5, %6 ms per passo, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="425"/>
+        <location filename="../ui/train_page.cpp" line="190"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
         <translation>epoca %1/%2: perdita %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="429"/>
+        <location filename="../ui/train_page.cpp" line="195"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>
 </context>
 <context>
-    <name>TrainWorker</name>
-    <message>
-        <location filename="../ui/train_worker.cpp" line="13"/>
-        <source>warning: </source>
-        <translation>avviso: </translation>
-    </message>
-</context>
-<context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="38"/>
+        <location filename="../app/studio/main.cpp" line="40"/>
         <source>Model name or .safetensors file.</source>
         <translation>Nome del modello o file .safetensors.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="40"/>
+        <location filename="../app/studio/main.cpp" line="42"/>
         <source>auto, cpu, cuda or cuda:N.</source>
         <translation>auto, cpu, cuda o cuda:N.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="42"/>
+        <location filename="../app/studio/main.cpp" line="44"/>
         <source>Image, folder or video to open.</source>
         <translation>Immagine, cartella o video da aprire.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="44"/>
+        <location filename="../app/studio/main.cpp" line="46"/>
         <source>Save the window as PNG and quit.</source>
         <translation>Salva la finestra come PNG ed esci.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="47"/>
+        <location filename="../app/studio/main.cpp" line="49"/>
         <source>Page to show: predict, train, graphs, kernels or settings.</source>
         <translation>Pagina da mostrare: predict, train, graphs, kernels o settings.</translation>
     </message>

@@ -5,10 +5,12 @@
 
 #include <vector>
 
+#include "libreyolo/log.h"
 #include "libreyolo/model.h"
 #include "libreyolo/results.h"
 #include "libreyolo/train.h"
 
+Q_DECLARE_METATYPE(libreyolo::LogLevel)
 Q_DECLARE_METATYPE(libreyolo::Result)
 Q_DECLARE_METATYPE(libreyolo::PredictOptions)
 Q_DECLARE_METATYPE(libreyolo::TrainOptions)

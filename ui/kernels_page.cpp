@@ -18,7 +18,8 @@ namespace {
 
 // The English the engine writes into its kernel report (engine/src/kernels: slot.h, policy.cpp,
 // hub/hub.cpp, in_tree_cuda.h and the slots' definitions); %1 and %2 stand for what it fills in
-// (a provider, a variable's setting, an error's own text), itself translated where it is one of these.
+// (a provider, a variable's or the application's setting, an error's own text), itself translated
+// where it is one of these. The first pattern that matches wins.
 constexpr const char* kEngineTexts[] = {
     // Slot descriptions.
     QT_TRANSLATE_NOOP("KernelsPage", "class-aware NMS: (boxes, scores, classes, iou) -> kept indices"),
@@ -37,13 +38,20 @@ constexpr const char* kEngineTexts[] = {
     QT_TRANSLATE_NOOP("KernelsPage", "no CUDA device"),
     QT_TRANSLATE_NOOP("KernelsPage", "failed when run: %1"),
     QT_TRANSLATE_NOOP("KernelsPage", "its provider failed: %1"),
+    // The application's policy (set_kernel_policy) before the general forms, which read badly
+    // around it in Italian.
+    QT_TRANSLATE_NOOP("KernelsPage", "references forced by the application's setting '%1'"),
+    QT_TRANSLATE_NOOP("KernelsPage", "only provider '%1' by the application's setting '%2'"),
     QT_TRANSLATE_NOOP("KernelsPage", "references forced by %1"),
-    QT_TRANSLATE_NOOP("KernelsPage", "hub plugins off (LIBREYOLO_HUB_KERNELS=0)"),
+    QT_TRANSLATE_NOOP("KernelsPage", "hub plugins off (%1)"),
     QT_TRANSLATE_NOOP("KernelsPage", "only provider '%1' by %2"),
     // The override in effect.
     QT_TRANSLATE_NOOP("KernelsPage", "none"),
     QT_TRANSLATE_NOOP("KernelsPage", "references only (%1)"),
     QT_TRANSLATE_NOOP("KernelsPage", "provider '%1' only (%2)"),
+    // Who set the policy, when it is the application rather than the environment.
+    QT_TRANSLATE_NOOP("KernelsPage", "the application's setting"),
+    QT_TRANSLATE_NOOP("KernelsPage", "the application's setting '%1'"),
     // What became of a plugin.
     QT_TRANSLATE_NOOP("KernelsPage", "loaded"),
     QT_TRANSLATE_NOOP("KernelsPage", "skipped: %1"),
@@ -161,7 +169,7 @@ void KernelsPage::refresh() {
     });
     connect(reader, &QThread::finished, this, [this, report] {
         reader_ = nullptr;
-        if (readAgain_) {  // the environment may have changed since this read began
+        if (readAgain_) {  // the kernel policy may have changed since this read began
             readAgain_ = false;
             refresh();
             return;

@@ -4,41 +4,32 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QImageReader>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QSaveFile>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <algorithm>
 #include <cstdio>
-#include <vector>
 
 #include "cuda_gate.h"
 #include "elided_label.h"
 #include "graphs_page.h"
+#include "image_strip.h"
 #include "kernels_page.h"
 #include "libreyolo/version.h"
-#include "libreyolo/video.h"
+#include "media_paths.h"
+#include "predict_controller.h"
 #include "predict_controls.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
 #include "settings_page.h"
 #include "studio_settings.h"
-#include "thumbnail_loader.h"
 #include "train_page.h"
 
 namespace {
-
-bool isImageFile(const QFileInfo& file) {
-    static const QStringList suffixes = {"png", "jpg", "jpeg", "bmp", "webp", "ppm", "tif", "tiff"};
-    return file.isFile() && suffixes.contains(file.suffix().toLower());
-}
 
 // What LibTorch runs on here: its version, and the GPUs it sees ("no GPU" rather than the CUDA it
 // was built with, which says nothing about this machine).
@@ -52,42 +43,12 @@ QString engineSummary() {
 }  // namespace
 
 MainWindow::MainWindow(const QString& model, const QString& device, QWidget* parent) : QMainWindow(parent) {
-    qRegisterMetaType<libreyolo::Result>();
-    qRegisterMetaType<libreyolo::PredictOptions>();
-    qRegisterMetaType<std::vector<libreyolo::GraphInfo>>();
     setWindowTitle(tr("LibreYOLO Studio"));
     setAcceptDrops(true);
+    predictor_ = new PredictController(this);
     pages_ = new QTabWidget(this);
-    predictPage_ = new QWidget(pages_);
-    controls_ = new PredictControls(predictPage_);
+    buildPredictPage();
     controls_->setDevice(device);
-    view_ = new PredictionView(predictPage_);
-    thumbnails_ = new QListWidget(predictPage_);
-    thumbnails_->setViewMode(QListView::IconMode);
-    thumbnails_->setFlow(QListView::LeftToRight);
-    thumbnails_->setWrapping(false);
-    thumbnails_->setIconSize({ThumbnailLoader::kSize, ThumbnailLoader::kSize});
-    // Every cell the size of a full preview and its name, before the previews arrive.
-    thumbnails_->setGridSize({ThumbnailLoader::kSize + 24, ThumbnailLoader::kSize + 28});
-    thumbnails_->setFixedHeight(ThumbnailLoader::kSize + 48);
-    thumbnails_->setMovement(QListView::Static);
-    thumbnails_->setTextElideMode(Qt::ElideMiddle);
-    thumbnails_->hide();
-    connect(thumbnails_, &QListWidget::currentRowChanged, this, [this](int row) {
-        if (row >= 0) openImage(thumbnails_->item(row)->data(Qt::UserRole).toString());
-    });
-    auto* predictLayout = new QVBoxLayout(predictPage_);
-    predictLayout->setContentsMargins(0, 0, 0, 0);
-    predictLayout->addWidget(controls_);
-    predictLayout->addWidget(view_, 1);
-    predictLayout->addWidget(thumbnails_);
-    connect(controls_, &PredictControls::changed, this, [this] {
-        if (lastPath_.isEmpty()) return;
-        resultLabel_->setFullText(tr("predicting %1…").arg(lastPath_));
-        QMetaObject::invokeMethod(
-            worker_, [worker = worker_, options = controls_->options()] { worker->predictAgain(options); },
-            Qt::QueuedConnection);
-    });
     trainPage_ = new TrainPage(pages_);
     pages_->addTab(predictPage_, tr("Predict"));
     pages_->addTab(trainPage_, tr("Train"));
@@ -103,7 +64,32 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     controls_->setGraphMode(StudioSettings().graphMode());
     connect(settingsPage_, &SettingsPage::graphModeChanged, controls_, &PredictControls::setGraphMode);
     setCentralWidget(pages_);
+    buildMenus();
+    buildStatusBar();
+    connectPredictor();
+    openModel(model);
+}
 
+// The predictor and the strip, children, wait for their threads.
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildPredictPage() {
+    predictPage_ = new QWidget(pages_);
+    controls_ = new PredictControls(predictPage_);
+    view_ = new PredictionView(predictPage_);
+    strip_ = new ImageStrip(predictPage_);
+    connect(strip_, &ImageStrip::imageChosen, this, &MainWindow::openImage);
+    connect(strip_, &ImageStrip::thumbnailShown, this, &MainWindow::thumbnailShown);
+    auto* layout = new QVBoxLayout(predictPage_);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(controls_);
+    layout->addWidget(view_, 1);
+    layout->addWidget(strip_);
+    connect(controls_, &PredictControls::changed, this, &MainWindow::predictAgain);
+    connect(controls_, &PredictControls::deviceChanged, this, &MainWindow::moveModel);
+}
+
+void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open images…"), QKeySequence::Open, this, &MainWindow::openImagesDialog);
     file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
@@ -111,7 +97,9 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     file->addAction(tr("&Save results…"), QKeySequence::Save, this, &MainWindow::saveResultsDialog);
     file->addAction(tr("S&top video"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stopVideo);
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildStatusBar() {
     // Paths cut in the middle keep the file name; results and errors keep their start. The
     // margins keep one field from running into the next.
     modelLabel_ = new ElidedLabel(Qt::ElideMiddle, this);
@@ -122,57 +110,25 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     statusBar()->addWidget(modelLabel_, 1);
     statusBar()->addPermanentWidget(resultLabel_, 1);
     statusBar()->addPermanentWidget(engineLabel);
+}
 
-    worker_ = new PredictWorker;
-    worker_->moveToThread(&workerThread_);
-    connect(&workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
-    connect(worker_, &PredictWorker::modelLoaded, this, &MainWindow::showModel);
-    connect(worker_, &PredictWorker::modelLoadFailed, this, &MainWindow::reportModelLoadFailure);
-    connect(worker_, &PredictWorker::failed, this, &MainWindow::showError);
-    connect(worker_, &PredictWorker::predicted, this, &MainWindow::showResult);
-    connect(worker_, &PredictWorker::predictionFailed, this, &MainWindow::showPredictionFailure);
-    connect(worker_, &PredictWorker::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
-    connect(worker_, &PredictWorker::videoFinished, this, [this](const QString& path, int frames) {
+void MainWindow::connectPredictor() {
+    connect(predictor_, &PredictController::modelLoaded, this, &MainWindow::showModel);
+    connect(predictor_, &PredictController::modelLoadFailed, this, &MainWindow::reportModelLoadFailure);
+    connect(predictor_, &PredictController::failed, this, &MainWindow::showError);
+    connect(predictor_, &PredictController::predicted, this, &MainWindow::showResult);
+    connect(predictor_, &PredictController::predictionFailed, this, &MainWindow::showPredictionFailure);
+    connect(predictor_, &PredictController::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
+    connect(predictor_, &PredictController::videoFinished, this, [this](const QString& path, int frames) {
         statusBar()->showMessage(tr("%1: %n frame(s) predicted", nullptr, frames).arg(path), 10000);
         Q_EMIT videoFinished(frames);
     });
-    connect(graphsPage_, &GraphsPage::captureRequested, worker_, &PredictWorker::captureGraph, Qt::QueuedConnection);
-    connect(graphsPage_, &GraphsPage::releaseRequested, worker_, &PredictWorker::releaseGraphs, Qt::QueuedConnection);
-    connect(controls_, &PredictControls::deviceChanged, this, [this](const QString& device) {
-        // No model (its load failed, perhaps on the device just replaced): load it on this one.
-        if (modelDescription_.isEmpty()) {
-            openModel(modelRequest_);
-            return;
-        }
-        modelLabel_->setFullText(tr("moving the model to %1…").arg(device));
-        QMetaObject::invokeMethod(
-            worker_,
-            [worker = worker_, device, options = controls_->options()] {
-                worker->moveModel(device);
-                worker->predictAgain(options);
-            },
-            Qt::QueuedConnection);
-    });
-    workerThread_.start();
-    openModel(model);
-
-    thumbnailLoader_ = new ThumbnailLoader;
-    thumbnailLoader_->moveToThread(&thumbnailThread_);
-    connect(&thumbnailThread_, &QThread::finished, thumbnailLoader_, &QObject::deleteLater);
-    connect(thumbnailLoader_, &ThumbnailLoader::loaded, this, [this](int generation, int index, const QImage& image) {
-        if (generation != thumbnailGeneration_ || index >= thumbnails_->count()) return;
-        thumbnails_->item(index)->setIcon(QIcon(QPixmap::fromImage(image)));
-        Q_EMIT thumbnailShown(index);
-    });
-    thumbnailThread_.start();
+    connect(graphsPage_, &GraphsPage::captureRequested, predictor_, &PredictController::captureGraph);
+    connect(graphsPage_, &GraphsPage::releaseRequested, predictor_, &PredictController::releaseGraphs);
 }
 
-MainWindow::~MainWindow() {
-    thumbnailLoader_->supersede(-1);
-    thumbnailThread_.quit();
-    thumbnailThread_.wait();
-    workerThread_.quit();
-    workerThread_.wait();
+QListWidget* MainWindow::thumbnails() const {
+    return strip_;
 }
 
 QString MainWindow::modelStatus() const {
@@ -184,40 +140,49 @@ QString MainWindow::resultStatus() const {
 }
 
 void MainWindow::openModel(const QString& nameOrPath) {
-    modelRequest_ = nameOrPath;
     modelLabel_->setFullText(tr("loading %1…").arg(nameOrPath));
-    QMetaObject::invokeMethod(
-        worker_,
-        [worker = worker_, nameOrPath, device = controls_->device()] { worker->loadModel(nameOrPath, device); },
-        Qt::QueuedConnection);
+    predictor_->loadModel(nameOrPath, controls_->device());
+    predictAgain();
+}
+
+void MainWindow::predictAgain() {
     if (lastPath_.isEmpty()) return;
     resultLabel_->setFullText(tr("predicting %1…").arg(lastPath_));
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_, options = controls_->options()] { worker->predictAgain(options); },
-        Qt::QueuedConnection);
+    predictor_->predictAgain(controls_->options());
+}
+
+void MainWindow::moveModel(const QString& device) {
+    // No model (its load failed, perhaps on the device just replaced): load it on this one.
+    if (predictor_->modelDescription().isEmpty()) {
+        openModel(predictor_->modelRequest());
+        return;
+    }
+    modelLabel_->setFullText(tr("moving the model to %1…").arg(device));
+    predictor_->moveModel(device);
+    predictor_->predictAgain(controls_->options());
 }
 
 void MainWindow::openModelDialog() {
     // The weights of the run just trained are the likeliest choice.
-    const QString folder = lastRunWeights_.isEmpty() ? QFileInfo(modelRequest_).path() : lastRunWeights_;
+    const QString folder = lastRunWeights_.isEmpty() ? QFileInfo(predictor_->modelRequest()).path() : lastRunWeights_;
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open model weights"), folder, tr("Weights (*.safetensors *.pt)"));
     if (!path.isEmpty()) openModel(path);
 }
 
 void MainWindow::showModel(const QString& description) {
-    modelDescription_ = description;
     modelLabel_->setFullText(description);
 }
 
 void MainWindow::reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept) {
     const QString message = PredictWorker::loadFailureMessage(nameOrPath, reason);
+    const QString kept = predictor_->modelDescription();
     if (previousKept)
-        modelLabel_->setFullText(modelDescription_);
+        modelLabel_->setFullText(kept);
     else
         modelLabel_->setFullText(tr("no model: %1").arg(reason));
     showBlockingError(tr("Cannot load the model"),
-                      previousKept ? tr("%1\n\nStill using %2.").arg(message, modelDescription_) : message);
+                      previousKept ? tr("%1\n\nStill using %2.").arg(message, kept) : message);
     Q_EMIT modelLoadFailed(message);
     showError(message);
 }
@@ -225,7 +190,7 @@ void MainWindow::reportModelLoadFailure(const QString& nameOrPath, const QString
 void MainWindow::showResult(const QImage& image, const libreyolo::Result& result) {
     view_->setPrediction(image, result);
     statusBar()->clearMessage();
-    if (result.frame < 0) results_.insert(QString::fromStdString(result.path), result);  // videos are not saved
+    results_.add(result);
     const libreyolo::Speed& s = result.speed;
     QString text =
         tr("%n detection(s) · %1 / %2 / %3 ms pre / inference / post", nullptr, static_cast<int>(result.boxes.size()))
@@ -234,94 +199,55 @@ void MainWindow::showResult(const QImage& image, const libreyolo::Result& result
             .arg(s.postprocess_ms, 0, 'f', 1);
     if (result.frame >= 0) text = tr("frame %1 · %2").arg(result.frame + 1).arg(text);
     resultLabel_->setFullText(text);
-    for (int i = 0; i < thumbnails_->count(); ++i)
-        if (thumbnails_->item(i)->data(Qt::UserRole).toString() == QString::fromStdString(result.path))
-            thumbnails_->item(i)->setToolTip(
-                tr("%1\n%n detection(s), %2 ms", nullptr, static_cast<int>(result.boxes.size()))
-                    .arg(QString::fromStdString(result.path))
-                    .arg(s.preprocess_ms + s.inference_ms + s.postprocess_ms, 0, 'f', 1));
+    const QString path = QString::fromStdString(result.path);
+    strip_->describe(path, tr("%1\n%n detection(s), %2 ms", nullptr, static_cast<int>(result.boxes.size()))
+                               .arg(path)
+                               .arg(s.preprocess_ms + s.inference_ms + s.postprocess_ms, 0, 'f', 1));
     Q_EMIT predictionShown(static_cast<int>(result.boxes.size()));
 }
 
 void MainWindow::showPredictionFailure(const QString& path, const QString& message) {
     view_->showFailure(message);
-    for (int i = 0; i < thumbnails_->count(); ++i)
-        if (thumbnails_->item(i)->data(Qt::UserRole).toString() == path)
-            thumbnails_->item(i)->setToolTip(QString("%1\n%2").arg(path, message));
+    strip_->describe(path, QString("%1\n%2").arg(path, message));
     showError(message);
 }
 
 void MainWindow::openImage(const QString& path) {
     pages_->setCurrentWidget(predictPage_);
     lastPath_ = path;
-    const bool video = libreyolo::VideoFrames::is_video_file(path.toStdString());
+    const bool video = media_paths::isVideo(path);
     resultLabel_->setFullText((video ? tr("playing %1…") : tr("predicting %1…")).arg(path));
-    QMetaObject::invokeMethod(
-        worker_,
-        [worker = worker_, path, video, options = controls_->options()] {
-            if (video)
-                worker->playVideo(path, options);
-            else
-                worker->predictFile(path, options);
-        },
-        Qt::QueuedConnection);
+    if (video)
+        predictor_->playVideo(path, controls_->options());
+    else
+        predictor_->predictFile(path, controls_->options());
 }
 
 void MainWindow::stopVideo() {
-    QMetaObject::invokeMethod(
-        worker_, [worker = worker_] { worker->stopVideo(); }, Qt::QueuedConnection);
+    predictor_->stopVideo();
 }
 
 QStringList MainWindow::imageFiles(const QStringList& paths) {
-    QStringList files;
-    for (const QString& path : paths) {
-        const QFileInfo info(path);
-        if (info.isDir()) {
-            QFileInfoList entries = QDir(path).entryInfoList(QDir::Files, QDir::Name);
-            for (const QFileInfo& entry : entries)
-                if (isImageFile(entry)) files << entry.filePath();
-        } else if (isImageFile(info)) {
-            files << info.filePath();
-        }
-    }
-    return files;
+    return media_paths::imageFiles(paths);
 }
 
 void MainWindow::openPaths(const QStringList& paths) {
     const QStringList files = imageFiles(paths);
-    if (files.isEmpty()) {
-        for (const QString& path : paths)
-            if (libreyolo::VideoFrames::is_video_file(path.toStdString())) {
-                thumbnails_->hide();
-                openImage(path);  // plays it
-                return;
-            }
-        showError(tr("No image among %1").arg(paths.join(", ")));
+    if (!files.isEmpty()) {
+        strip_->setFiles(files);  // predicts the first
         return;
     }
-    thumbnailLoader_->supersede(++thumbnailGeneration_);
-    {
-        const QSignalBlocker quiet(thumbnails_);
-        thumbnails_->clear();
-        for (const QString& f : files) {
-            auto* item = new QListWidgetItem(QFileInfo(f).fileName(), thumbnails_);
-            item->setData(Qt::UserRole, f);
-            item->setToolTip(f);
-        }
+    if (const QString video = media_paths::firstVideo(paths); !video.isEmpty()) {
+        strip_->hide();
+        openImage(video);  // plays it
+        return;
     }
-    thumbnails_->setVisible(files.size() > 1);
-    QMetaObject::invokeMethod(
-        thumbnailLoader_,
-        [loader = thumbnailLoader_, generation = thumbnailGeneration_, files] { loader->load(generation, files); },
-        Qt::QueuedConnection);
-    thumbnails_->setCurrentRow(0);  // predicts the first
+    showError(tr("No image among %1").arg(paths.join(", ")));
 }
 
 void MainWindow::openImagesDialog() {
-    const QStringList paths =
-        QFileDialog::getOpenFileNames(this, tr("Open images or a video"), QString(),
-                                      tr("Images and videos (*.png *.jpg *.jpeg *.bmp *.webp *.ppm *.mp4 *.avi "
-                                         "*.mov *.mkv *.webm)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open images or a video"), QString(), tr("Images and videos (%1)").arg(media_paths::dialogPatterns()));
     if (!paths.isEmpty()) openPaths(paths);
 }
 
@@ -331,32 +257,7 @@ void MainWindow::openFolderDialog() {
 }
 
 int MainWindow::saveResults(const QString& folder, QString* error) {
-    const auto fail = [&](const QString& message) {
-        if (error) *error = message;
-        return -1;
-    };
-    if (!QDir().mkpath(folder)) return fail(tr("Cannot create folder %1").arg(folder));
-    std::vector<libreyolo::Result> all;
-    int written = 0;
-    for (auto it = results_.cbegin(); it != results_.cend(); ++it) {
-        all.push_back(it.value());
-        QImageReader reader(it.key());
-        reader.setAutoTransform(false);
-        const QImage image = reader.read();
-        if (image.isNull()) continue;  // moved or deleted since: its JSON entry is still written
-        QSaveFile out(QDir(folder).filePath(QFileInfo(it.key()).completeBaseName() + ".png"));
-        if (!out.open(QIODevice::WriteOnly) || !PredictionView::annotated(image, it.value()).save(&out, "PNG") ||
-            !out.commit())
-            return fail(tr("Cannot write %1: %2").arg(out.fileName(), out.errorString()));
-        ++written;
-    }
-    std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
-    QSaveFile json(QDir(folder).filePath("predictions.json"));
-    const std::string text = libreyolo::to_json(all);
-    if (!json.open(QIODevice::WriteOnly) || json.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-        !json.commit())
-        return fail(tr("Cannot write %1: %2").arg(json.fileName(), json.errorString()));
-    return written;
+    return results_.save(folder, error);
 }
 
 void MainWindow::saveResultsDialog() {

@@ -1,27 +1,26 @@
 #pragma once
 // The studio's window: pages Predict (a zoomable prediction view fed by drag and drop or File ▸
-// Open, a thumbnail strip when several images are open, videos played with per-frame detections,
-// saving annotated images and JSON), Train,
-// Graphs and Settings; the engine on worker threads, its state in the status bar. Errors that stop
-// the user (a model that cannot be loaded, results that cannot be saved) also open a dialog and
-// print one line on stderr.
-#include <QHash>
+// Open, an ImageStrip when several images are open, videos played with per-frame detections,
+// saving annotated images and JSON), Train, Graphs, Kernels and Settings; its menus, and the
+// engine's state in the status bar. A PredictController runs the engine off the GUI thread. Errors
+// that stop the user (a model that cannot be loaded, results that cannot be saved) also open a
+// dialog and print one line on stderr.
 #include <QMainWindow>
-#include <QThread>
 
 #include "libreyolo/results.h"
+#include "prediction_results.h"
 
 class ElidedLabel;
 class GraphsPage;
+class ImageStrip;
 class KernelsPage;
 class PredictControls;
+class PredictController;
 class PredictionView;
-class PredictWorker;
 class QListWidget;
 class QMessageBox;
 class QTabWidget;
 class SettingsPage;
-class ThumbnailLoader;
 class TrainPage;
 
 class MainWindow : public QMainWindow {
@@ -32,7 +31,7 @@ public:
 
     PredictionView* predictionView() const { return view_; }
     PredictControls* predictControls() const { return controls_; }
-    QListWidget* thumbnails() const { return thumbnails_; }
+    QListWidget* thumbnails() const;
     TrainPage* trainPage() const { return trainPage_; }
     GraphsPage* graphsPage() const { return graphsPage_; }
     SettingsPage* settingsPage() const { return settingsPage_; }
@@ -76,6 +75,13 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    void buildPredictPage();
+    void buildMenus();
+    void buildStatusBar();
+    void connectPredictor();
+    // The image shown, predicted again with the controls' options (nothing before the first).
+    void predictAgain();
+    void moveModel(const QString& device);
     void showError(const QString& message);
     // showError, and a dialog and a line on stderr: for errors the user cannot go on past.
     void showBlockingError(const QString& title, const QString& message);
@@ -84,16 +90,13 @@ private:
     void showModel(const QString& description);
     void reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept);
 
-    QThread workerThread_, thumbnailThread_;
-    PredictWorker* worker_ = nullptr;
-    ThumbnailLoader* thumbnailLoader_ = nullptr;
-    int thumbnailGeneration_ = 0;
+    PredictController* predictor_ = nullptr;
+    PredictionResults results_;
     PredictionView* view_ = nullptr;
     PredictControls* controls_ = nullptr;
-    QListWidget* thumbnails_ = nullptr;
+    ImageStrip* strip_ = nullptr;
     QWidget* predictPage_ = nullptr;
     QString lastPath_;
-    QHash<QString, libreyolo::Result> results_;  // by path, the last prediction of each image
     TrainPage* trainPage_ = nullptr;
     GraphsPage* graphsPage_ = nullptr;
     SettingsPage* settingsPage_ = nullptr;
@@ -102,7 +105,5 @@ private:
     ElidedLabel* modelLabel_ = nullptr;
     ElidedLabel* resultLabel_ = nullptr;
     QMessageBox* errorDialog_ = nullptr;
-    QString modelRequest_;      // the name or file last asked to load
-    QString modelDescription_;  // of the model loaded; empty while none is
-    QString lastRunWeights_;    // the weights folder of the last training run, for Open model
+    QString lastRunWeights_;  // the weights folder of the last training run, for Open model
 };

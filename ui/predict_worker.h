@@ -1,6 +1,6 @@
 #pragma once
-// Runs the engine off the GUI thread. Lives in a QThread owned by MainWindow; requests arrive as
-// queued calls and answers leave as signals, so the window never waits on the engine.
+// Runs the engine off the GUI thread. Lives in a QThread owned by a PredictController; requests
+// arrive as queued calls and answers leave as signals, so the window never waits on the engine.
 #include <QImage>
 #include <QObject>
 #include <QString>

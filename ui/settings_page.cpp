@@ -32,7 +32,7 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
     device_->setCurrentText(settings.device());
     connect(device_, &QComboBox::currentTextChanged, this, [](const QString& d) { StudioSettings().setDevice(d); });
 
-    hubKernels_ = new QCheckBox(tr("Allow pinned hub kernel plugins (LIBREYOLO_HUB_KERNELS)"), this);
+    hubKernels_ = new QCheckBox(tr("Allow pinned hub kernel plugins"), this);
     hubKernels_->setChecked(settings.hubKernels());
     connect(hubKernels_, &QCheckBox::toggled, this, [](bool on) { StudioSettings().setHubKernels(on); });
 
@@ -48,8 +48,8 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
     else
         kernelOverride_->setCurrentText(override);  // a provider name
     kernelOverride_->setToolTip(
-        tr("LIBREYOLO_KERNELS: reference (or off) forces the portable implementations; a "
-           "provider name restricts selection to that provider"));
+        tr("reference (or off) forces the portable implementations; a provider name restricts selection to "
+           "that provider. In place of LIBREYOLO_KERNELS, for the studio"));
     connect(kernelOverride_, &QComboBox::currentTextChanged, this, [this](const QString& text) {
         const int index = kernelOverride_->findText(text);
         StudioSettings().setKernelOverride(index >= 0 ? kernelOverride_->itemData(index).toString() : text);

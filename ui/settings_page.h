@@ -1,7 +1,7 @@
 #pragma once
 // The Settings page: default CUDA graph mode, device, hub kernels, kernel override and language,
 // each saved the moment it changes (StudioSettings). The graph mode applies to the Predict page
-// at once, the kernel settings to the engine's environment at once, the device to the next model
+// at once, the kernel settings to the engine's kernel policy at once, the device to the next model
 // load, the language at the next start.
 #include <QWidget>
 

@@ -42,7 +42,7 @@ bool StudioSettings::hubKernels() const {
 
 void StudioSettings::setHubKernels(bool enabled) {
     QSettings().setValue(kHubKernels, enabled);
-    applyEnvironment();
+    applyKernelPolicy();
 }
 
 QString StudioSettings::kernelOverride() const {
@@ -51,7 +51,7 @@ QString StudioSettings::kernelOverride() const {
 
 void StudioSettings::setKernelOverride(const QString& value) {
     QSettings().setValue(kKernelOverride, value.trimmed());
-    applyEnvironment();
+    applyKernelPolicy();
 }
 
 QString StudioSettings::language() const {
@@ -62,17 +62,8 @@ void StudioSettings::setLanguage(const QString& language) {
     QSettings().setValue(kLanguage, language);
 }
 
-void StudioSettings::applyEnvironment() const {
-    if (hubKernels())
-        qunsetenv("LIBREYOLO_HUB_KERNELS");
-    else
-        qputenv("LIBREYOLO_HUB_KERNELS", "0");
-    const QString override = kernelOverride();
-    if (override.isEmpty())
-        qunsetenv("LIBREYOLO_KERNELS");
-    else
-        qputenv("LIBREYOLO_KERNELS", override.toUtf8());
-    libreyolo::reload_kernel_environment();
+void StudioSettings::applyKernelPolicy() const {
+    libreyolo::set_kernel_policy(kernelOverride().toStdString(), hubKernels());
 }
 
 bool StudioSettings::loadTranslation(QTranslator& translator) const {

@@ -1,8 +1,8 @@
 #pragma once
 // The studio's persistent settings (QSettings, organisation "LibreYOLO", application "LibreYOLO
 // Studio"): default CUDA graph mode, device, hub kernels on/off, kernel override and language.
-// The kernel settings reach the engine as the environment variables it reads
-// (LIBREYOLO_HUB_KERNELS, LIBREYOLO_KERNELS); applyEnvironment() sets them for this process.
+// The kernel settings are the engine's kernel policy for the studio's process, in place of what
+// LIBREYOLO_KERNELS and LIBREYOLO_HUB_KERNELS would say: the studio never writes its environment.
 #include <QString>
 
 #include "libreyolo/cuda_graph.h"
@@ -23,8 +23,8 @@ public:
     QString language() const;  // "" (the system's), "en", "it"
     void setLanguage(const QString& language);
 
-    // LIBREYOLO_HUB_KERNELS and LIBREYOLO_KERNELS as the settings say.
-    void applyEnvironment() const;
+    // Hands the kernel override and hub kernels setting to the engine (libreyolo::set_kernel_policy).
+    void applyKernelPolicy() const;
     // Loads the translation for language() (or the system locale) into translator; false when
     // the language is English or has no translation.
     bool loadTranslation(QTranslator& translator) const;

@@ -1,8 +1,8 @@
 #pragma once
-// Runs libreyolo::train off the GUI thread. Lives in a QThread owned by the Train page; a run
-// starts by a queued call, its batch and epoch events and the engine's log lines leave as signals,
-// and requestStop() (callable from any thread) ends it after the current batch with a resumable
-// checkpoint.
+// Runs libreyolo::train off the GUI thread. Lives in a QThread owned by a TrainController; a run
+// starts by a queued call, its batch and epoch events leave as signals, and requestStop()
+// (callable from any thread) ends it after the current batch with a resumable checkpoint. The
+// engine's log lines reach the studio through its LogRouter, not through here.
 #include <QObject>
 #include <QString>
 
@@ -21,7 +21,6 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void event(const libreyolo::TrainEvent& event);
-    void logLine(const QString& line);
     // stopped: by requestStop(); saveDir holds weights/last.* to resume from.
     // cudaGraph: how --cuda-graph went (TrainResult::cuda_graph).
     void finished(const QString& saveDir, bool stopped, double bestMap50_95,

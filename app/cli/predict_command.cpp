@@ -75,7 +75,7 @@ int run_predict(const std::vector<std::string>& argv) {
                      modules == 1 ? "" : "s", modules == 0 ? " (this model has none; nothing changes)" : "");
     }
     const ModelInfo info = model.info();
-    const int imgsz = o.imgsz > 0 ? o.imgsz : info.imgsz;
+    const int imgsz = model.input_size(o.imgsz);
 
     int index = 0;
     std::string saved_dir;

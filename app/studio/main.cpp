@@ -13,6 +13,7 @@
 
 #include "libreyolo/bundled.h"
 #include "libreyolo/model.h"
+#include "log_router.h"
 #include "main_window.h"
 #include "studio_settings.h"
 
@@ -28,8 +29,9 @@ int main(int argc, char* argv[]) {
     QApplication::setWindowIcon(QIcon(":/icons/libreyolo-studio.png"));
     QGuiApplication::setDesktopFileName("libreyolo-studio");
 
+    LogRouter::instance();  // the engine's lines go through the studio from the start
     const StudioSettings settings;
-    settings.applyEnvironment();
+    settings.applyKernelPolicy();
     QTranslator translator;
     if (settings.loadTranslation(translator)) app.installTranslator(&translator);
 

@@ -90,6 +90,18 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, image::letterbox_geometry(0, 10, 64, 64));
     }
 
+    void inputSizeIsTheModelsUnlessGiven() {
+        const Model model = Model::create("yolo9-t", 3);
+        QCOMPARE(model.input_size(), 640);  // the family's default: no checkpoint field
+        QCOMPARE(model.input_size(320), 320);
+        try {
+            (void)model.input_size(100);
+            QFAIL("imgsz=100 was accepted");
+        } catch (const InvalidArgument& e) {
+            QVERIFY2(std::string(e.what()).find("96 or 128") != std::string::npos, e.what());
+        }
+    }
+
     void nmsIsClassAwareAndScoreOrdered() {
         const torch::Tensor boxes =
             torch::tensor({0.f, 0.f, 10.f, 10.f, 1.f, 1.f, 11.f, 11.f, 0.f, 0.f, 10.f, 10.f, 50.f, 50.f, 60.f, 60.f})

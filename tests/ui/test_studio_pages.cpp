@@ -1,6 +1,6 @@
 // The Graphs and Settings pages, offscreen: the graph table shows what the engine reports (none on
 // the CPU, where Capture is refused with the engine's error) and formats a row; the settings
-// persist, reach the engine's environment and the Predict page; without a GPU the options that need
+// persist, reach the engine's kernel policy and the Predict page; without a GPU the options that need
 // one are disabled with a reason; Italian changes visible strings, the engine's kernel report and
 // the training charts among them.
 #include <QApplication>
@@ -128,16 +128,33 @@ private Q_SLOTS:
         QCOMPARE(saved.hubKernels(), false);
         QCOMPARE(saved.kernelOverride(), QString("reference"));
         QCOMPARE(saved.language(), QString("it"));
-        QCOMPARE(qgetenv("LIBREYOLO_HUB_KERNELS"), QByteArray("0"));
-        QCOMPARE(qgetenv("LIBREYOLO_KERNELS"), QByteArray("reference"));
+        // The engine's policy, not the environment: the studio writes no variables.
+        QVERIFY(!libreyolo::kernel_policy().hub_kernels);
+        QCOMPARE(libreyolo::kernel_policy().override_in_effect,
+                 std::string("references only (the application's setting 'reference')"));
+        QVERIFY(!qEnvironmentVariableIsSet("LIBREYOLO_HUB_KERNELS"));
+        QVERIFY(!qEnvironmentVariableIsSet("LIBREYOLO_KERNELS"));
         // A page opened later shows what was saved.
         SettingsPage again;
         QCOMPARE(again.deviceBox()->currentText(), QString("cpu"));
         QVERIFY(!again.hubKernelsBox()->isChecked());
         again.hubKernelsBox()->setChecked(true);
         again.kernelOverrideBox()->setCurrentIndex(0);  // automatic
-        QVERIFY(!qEnvironmentVariableIsSet("LIBREYOLO_HUB_KERNELS"));
-        QVERIFY(!qEnvironmentVariableIsSet("LIBREYOLO_KERNELS"));
+        QVERIFY(libreyolo::kernel_policy().hub_kernels);
+        QCOMPARE(libreyolo::kernel_policy().override_in_effect, std::string("none"));
+    }
+
+    // Drops and Open dialogs take what predict would read (libreyolo/media.h): images by the
+    // engine's extensions in any case, a folder's or a pattern's sorted, anything else left out.
+    void openingFollowsTheEnginesMediaRules() {
+        QTemporaryDir dir;
+        for (const char* name : {"b.TIFF", "a.png", "notes.txt", "clip.mp4"}) {
+            QFile file(dir.filePath(name));
+            QVERIFY(file.open(QIODevice::WriteOnly));
+        }
+        QCOMPARE(MainWindow::imageFiles({dir.path()}), QStringList({dir.filePath("a.png"), dir.filePath("b.TIFF")}));
+        QCOMPARE(MainWindow::imageFiles({dir.filePath("*.png")}), QStringList({dir.filePath("a.png")}));
+        QVERIFY(MainWindow::imageFiles({dir.filePath("notes.txt"), dir.filePath("clip.mp4"), "/no/such"}).isEmpty());
     }
 
     void theDefaultGraphModeReachesThePredictPage() {
@@ -186,7 +203,7 @@ private Q_SLOTS:
         StudioSettings().setKernelOverride("reference");
         page.refresh();
         QVERIFY(refreshed.wait(60000));
-        QVERIFY2(page.policyText().contains("LIBREYOLO_KERNELS=reference"), qPrintable(page.policyText()));
+        QVERIFY2(page.policyText().contains("the application's setting 'reference'"), qPrintable(page.policyText()));
         StudioSettings().setKernelOverride("");
         page.refresh();
         QVERIFY(refreshed.wait(60000));
@@ -271,6 +288,12 @@ private Q_SLOTS:
                 "FP8 E4M3 fake quantization: (x, broadcastable scale) -> x on the E4M3 grid, STE gradient"),
             KernelsPage::engineText("multi-scale deformable attention: (value, sampling_locations, attention_weights, "
                                     "levels) -> (N, queries, heads·channels)"),
+            // The policy the Settings page hands the engine.
+            KernelsPage::engineText("references only (the application's setting 'off')"),
+            KernelsPage::engineText("hub plugins off (the application's setting)"),
+            KernelsPage::engineText("references forced by the application's setting 'reference'"),
+            KernelsPage::engineText("only provider 'acme' by the application's setting 'acme'"),
+            KernelsPage::engineText("provider 'acme' only (the application's setting 'acme')"),
         };
         const QString unknown = KernelsPage::engineText("something new: 42");
         italian.remove();
@@ -283,7 +306,7 @@ private Q_SLOTS:
         QVERIFY(plugins);
         // The reference is in use here, or passed over for an accelerated implementation.
         QVERIFY2(referenceStatus == "in uso" || referenceStatus.startsWith("scartato: "), qPrintable(referenceStatus));
-        QCOMPARE(engine.size(), 22);
+        QCOMPARE(engine.size(), 27);
         const QStringList english = {"none",        "unavailable",  "a later",     "its predicate", "an accelerated",
                                      "no CUDA",     "hub plugins",  "references",  "only provider", "provider '",
                                      "failed when", "its provider", "loaded",      "skipped",       "not loaded",
@@ -293,6 +316,10 @@ private Q_SLOTS:
         // What the engine fills in is kept.
         QVERIFY2(engine[8].contains("'acme'") && engine[8].contains("LIBREYOLO_KERNELS=acme"), qPrintable(engine[8]));
         QVERIFY2(engine[11].endsWith("bad shape"), qPrintable(engine[11]));
+        for (int i = 22; i < engine.size(); ++i)
+            QVERIFY2(!engine[i].contains("application's setting"), qPrintable(engine[i]));
+        QVERIFY2(engine[22].contains("'off'"), qPrintable(engine[22]));
+        QVERIFY2(engine[25].contains("'acme'") && engine[25].endsWith("'acme'"), qPrintable(engine[25]));
         QCOMPARE(unknown, QString("something new: 42"));
     }
 

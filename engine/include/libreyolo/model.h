@@ -94,6 +94,10 @@ public:
     std::optional<QuantInfo> quant_info() const;  // nullopt: a float model
 
     // CUDA graphs (cuda_graph.h). capture_graph moves the capture out of the first request:
+    // The input size a call with imgsz uses: imgsz, or the model's own (its checkpoint's imgsz, else
+    // the family's default) when 0. Throws InvalidArgument naming the valid sizes nearby when imgsz
+    // is not a positive multiple of 32. Predict, val, capture_graph and quantize all resolve it so.
+    int input_size(int imgsz = 0) const;
     // imgsz 0 means the model's, dtype "" the model's (another dtype converts the model first).
     // Throws DeviceError on a CPU model, NotSupported for a family that has not opted in.
     void capture_graph(int imgsz = 0, int batch = 1, const std::string& dtype = "");

@@ -205,11 +205,19 @@ void Model::load_weights(const std::string& path) {
     impl_->pretrained = true;
 }
 
-void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
+int Model::Impl::input_size(int imgsz) const {
     check_image_size(imgsz, /*allow_zero=*/true);
+    return imgsz > 0 ? imgsz : meta.imgsz;
+}
+
+int Model::input_size(int imgsz) const {
+    return impl_->input_size(imgsz);
+}
+
+void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
+    const int size = impl_->input_size(imgsz);
     if (batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(batch));
     if (!dtype.empty() && parse_dtype(dtype) != impl_->dtype) set_dtype(dtype);
-    const int size = imgsz > 0 ? imgsz : impl_->meta.imgsz;
     const torch::Tensor example =
         torch::zeros({batch, 3, size, size}, torch::TensorOptions().device(impl_->device).dtype(impl_->dtype));
     impl_->graphs.capture(example, impl_->graph_target(), impl_->forward_plan());

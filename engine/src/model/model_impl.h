@@ -28,6 +28,7 @@ struct Model::Impl {
     torch::Tensor forward(const torch::Tensor& input, GraphMode mode);
     graphs::ForwardPlan forward_plan();  // the network's stages, as the graphs capture them
     graphs::GraphTarget graph_target() const;
+    int input_size(int imgsz) const;  // Model::input_size
 };
 
 }  // namespace libreyolo

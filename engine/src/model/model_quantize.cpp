@@ -161,7 +161,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
     const quant::RangeAlgorithm algorithm = parse_algorithm(o.algorithm);
     if (o.samples < 1) throw InvalidArgument("samples: must be at least 1, got " + std::to_string(o.samples));
     if (o.batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(o.batch));
-    check_image_size(o.imgsz, /*allow_zero=*/true);
+    const int imgsz = m.input_size(o.imgsz);
 
     QuantInfo info;
     info.recipe = recipe;
@@ -179,8 +179,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
     for (const auto& c : convs) c.module->prepare_fp8();
     count_modules(info, convs.size());
     if (calibrate) {
-        const int seen =
-            observe_ranges(*candidate, m, convs, images, o.batch, o.imgsz > 0 ? o.imgsz : m.meta.imgsz, algorithm);
+        const int seen = observe_ranges(*candidate, m, convs, images, o.batch, imgsz, algorithm);
         if (seen == 0)
             throw FormatError("calib: none of the " + std::to_string(images.size()) + " calibration images from '" +
                               o.calib + "' could be decoded");

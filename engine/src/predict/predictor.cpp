@@ -50,7 +50,7 @@ Frame decoded_frame(cv::Mat bgr, std::string path, int frame) {
 
 // Runs one batch through the network; results carry per-image timings.
 std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o) {
-    const int imgsz = o.imgsz > 0 ? o.imgsz : m.meta.imgsz;
+    const int imgsz = m.input_size(o.imgsz);
     const FamilyTraits& traits = family_traits(m.spec.name.family);
     auto t0 = Clock::now();
     std::vector<cv::Mat> rgb;
