@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole GPU round, in one call on the GPU host (see README "GPU host"):
+# The whole GPU round, in one call on the GPU host (see docs/testing.md, "GPU host"):
 #   eval "$(bash .devkit/use-kit.sh)"; scripts/gpu-check.sh
 # Builds the engine, CLI and tests without GUI (preset gpu-host), runs every test that the kit can
 # build (the `gpu` ones included) and writes the logs to $OUT when set.

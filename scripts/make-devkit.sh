@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The kit for the GPU test host (README "GPU host"), which has CUDA, LibTorch and a compiler but no
+# The kit for the GPU test host (docs/testing.md, "GPU host"), which has CUDA, LibTorch and a compiler but no
 # package registry: the Debian packages it lacks (Qt 6 Core/Test with moc, OpenCV core+imgproc,
 # yaml-cpp, nlohmann-json, TBB, the gloo headers c10d's ProcessGroupGloo.hpp names, and their
 # runtime needs) downloaded as .deb files, with scripts/use-devkit.sh to unpack them there.
