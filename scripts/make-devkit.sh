@@ -2,7 +2,9 @@
 # The kit for the GPU test host (docs/testing.md, "GPU host"), which has CUDA, LibTorch and a compiler but no
 # package registry: the Debian packages it lacks (Qt 6 Core/Test with moc, OpenCV core+imgproc,
 # yaml-cpp, nlohmann-json, TBB, the gloo headers c10d's ProcessGroupGloo.hpp names, and their
-# runtime needs) downloaded as .deb files, with scripts/use-devkit.sh to unpack them there.
+# runtime needs; for the studio, Qt 6 Widgets with its offscreen platform, lrelease, QCustomPlot,
+# the OpenGL headers Qt's CMake files ask for, and a font) downloaded as .deb files, with
+# scripts/use-devkit.sh to unpack them there.
 #   scripts/make-devkit.sh [.devkit]      then carry .devkit; there: eval "$(bash .devkit/use-kit.sh)"
 # .devkit/ is ignored by git.
 set -euo pipefail
@@ -16,6 +18,11 @@ pkgs=(
   libtbb12 libtbbmalloc2 libtbbbind-2-5 libhwloc15 libtbb-dev
   nlohmann-json3-dev libyaml-cpp0.7 libyaml-cpp-dev libgloo-dev
   libglib2.0-0 libglx0 libglvnd0 libx11-6 libxcb1 libxau6 libxdmcp6 libbsd0
+  libqt6gui6 libqt6widgets6 libqt6printsupport6 libqt6dbus6 libqt6opengl6 libqt6openglwidgets6 libqt6xml6
+  qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot2.1-qt6 libqcustomplot-dev
+  libgl-dev libglx-dev libopengl-dev libegl-dev libgles-dev libgl1 libegl1 libopengl0 libgles2
+  libfontconfig1 fontconfig-config fonts-dejavu-core libfreetype6 libharfbuzz0b libgraphite2-3
+  libpng16-16 libbrotli1 libxkbcommon0 libmd4c0 libdbus-1-3 libexpat1
 )
 apt-get update -qq >/dev/null 2>&1 || true
 ( cd "$dest/debs" && apt-get download "${pkgs[@]}" >/dev/null ) ||

@@ -50,7 +50,8 @@ CFG
   touch $kit/.done
 fi
 torch_cmake=$(python3 -c 'import torch;print(torch.utils.cmake_prefix_path)')
-echo "export LD_LIBRARY_PATH=$kit/usr/lib/x86_64-linux-gnu:\${LD_LIBRARY_PATH:-}"
+# Some of Debian's libraries (libdbus) live in /lib, not /usr/lib.
+echo "export LD_LIBRARY_PATH=$kit/usr/lib/x86_64-linux-gnu:$kit/lib/x86_64-linux-gnu:\${LD_LIBRARY_PATH:-}"
 echo "export CMAKE_PREFIX_PATH=$torch_cmake:$kit/usr/lib/x86_64-linux-gnu/cmake:$kit/usr"
 echo "export PATH=$kit/usr/lib/qt6/libexec:$kit/usr/lib/qt6/bin:\$PATH"
 echo "export KIT_PREFIX=$kit/usr"
