@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what LibreYOLO Studio needs and is missing; fast when everything is present.
-#   Debian packages: Qt 6, QCustomPlot (Qt 6 build), OpenCV, yaml-cpp, nlohmann-json, gloo headers, ninja,
-#   ccache, Xvfb
+#   Debian packages: Qt 6, QCustomPlot (Qt 6 build), the four OpenCV modules the engine links (not
+#   libopencv-dev, which pulls in every module with VTK and GDAL; cmake/LibreyoloOpenCV.cmake finds
+#   them without its CMake file), yaml-cpp, nlohmann-json, gloo headers, ninja, ccache, Xvfb
 #   A Python venv outside the repo with torch==2.11.0 (LibTorch for CMake), numpy, safetensors.
 # The venv lives at $LIBREYOLO_VENV (default ~/.cache/libreyolo-studio/venv).
 set -euo pipefail
@@ -12,7 +13,8 @@ DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
   qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqcustomplot-dev libqcustomplot2.1-qt6
-  libopencv-dev libyaml-cpp-dev nlohmann-json3-dev libcurl4-openssl-dev libgloo-dev
+  libopencv-core-dev libopencv-imgproc-dev libopencv-imgcodecs-dev libopencv-videoio-dev
+  libyaml-cpp-dev nlohmann-json3-dev libcurl4-openssl-dev libgloo-dev
   xvfb xauth python3-venv
 )
 

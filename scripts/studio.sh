@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh
+# Only the CLI and the studio (with the engine they link); scripts/test.sh builds the rest.
+scripts/build.sh libreyolo libreyolo-studio
 if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
   exec build/bin/libreyolo-studio "$@"
 fi
