@@ -881,102 +881,102 @@ Resta in uso %2.</translation>
 <context>
     <name>TrainForm</name>
     <message>
-        <location filename="../ui/train_form.cpp" line="23"/>
-        <source>A model name (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: from scratch) or a .safetensors file (fine-tune)</source>
-        <translation>Un nome di modello (yolo9-t, -s, -m, -c; rtdetr-r18, -r34, -r50: da zero) o un file .safetensors (fine-tuning)</translation>
+        <location filename="../ui/train_form.cpp" line="22"/>
+        <source>A model name (%1: from scratch) or a .safetensors file (fine-tune)</source>
+        <translation>Un nome di modello (%1: da zero) o un file .safetensors (fine-tuning)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="29"/>
+        <location filename="../ui/train_form.cpp" line="28"/>
         <source>data.yaml</source>
         <translation>data.yaml</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="30"/>
+        <location filename="../ui/train_form.cpp" line="29"/>
         <source>Browse…</source>
         <translation>Sfoglia…</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="33"/>
+        <location filename="../ui/train_form.cpp" line="32"/>
         <source>Dataset YAML</source>
         <translation>YAML del dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="33"/>
+        <location filename="../ui/train_form.cpp" line="32"/>
         <source>YAML (*.yaml *.yml)</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="62"/>
+        <location filename="../ui/train_form.cpp" line="61"/>
         <source>mixed precision (CUDA)</source>
         <translation>precisione mista (CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="66"/>
+        <location filename="../ui/train_form.cpp" line="65"/>
         <source>capture the training step as a CUDA graph</source>
         <translation>cattura lo step di addestramento come grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="75"/>
+        <location filename="../ui/train_form.cpp" line="74"/>
         <source>Model</source>
         <translation>Modello</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="76"/>
+        <location filename="../ui/train_form.cpp" line="75"/>
         <source>Data</source>
         <translation>Dati</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="77"/>
+        <location filename="../ui/train_form.cpp" line="76"/>
         <source>Epochs</source>
         <translation>Epoche</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="78"/>
+        <location filename="../ui/train_form.cpp" line="77"/>
         <source>Batch</source>
         <translation>Batch</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="79"/>
+        <location filename="../ui/train_form.cpp" line="78"/>
         <source>Image size</source>
         <translation>Dimensione immagine</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="80"/>
+        <location filename="../ui/train_form.cpp" line="79"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="81"/>
+        <location filename="../ui/train_form.cpp" line="80"/>
         <source>Optimizer</source>
         <translation>Ottimizzatore</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="82"/>
+        <location filename="../ui/train_form.cpp" line="81"/>
         <source>lr0</source>
         <translation>lr0</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="83"/>
+        <location filename="../ui/train_form.cpp" line="82"/>
         <source>AMP</source>
         <translation>AMP</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="84"/>
+        <location filename="../ui/train_form.cpp" line="83"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="85"/>
+        <location filename="../ui/train_form.cpp" line="84"/>
         <source>Project folder</source>
         <translation>Cartella del progetto</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="86"/>
+        <location filename="../ui/train_form.cpp" line="85"/>
         <source>Run name</source>
         <translation>Nome dell&apos;esecuzione</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="105"/>
+        <location filename="../ui/train_form.cpp" line="104"/>
         <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
         <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
     </message>

@@ -36,6 +36,15 @@ bool wants_help(const std::vector<std::string>& argv) {
     return false;
 }
 
+// A command's help with the registry's model names in place of {models} and {trainable models}.
+std::string with_model_names(std::string help) {
+    for (const auto& [token, trainable_only] :
+         {std::pair{std::string("{models}"), false}, std::pair{std::string("{trainable models}"), true}})
+        for (auto at = help.find(token); at != std::string::npos; at = help.find(token))
+            help.replace(at, token.size(), libreyolo::model_names_summary(trainable_only));
+    return help;
+}
+
 void install_log_sink() {
     libreyolo::set_log_callback([](libreyolo::LogLevel level, const std::string& source, const std::string& message) {
         if (level >= libreyolo::LogLevel::Warning)
@@ -64,7 +73,7 @@ int main(int argc, char** argv) {
         names.push_back(c.name);
         if (command != c.name) continue;
         if (wants_help(rest)) {
-            std::cout << c.help;
+            std::cout << with_model_names(c.help);
             return 0;
         }
         try {

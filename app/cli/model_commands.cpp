@@ -22,7 +22,8 @@ namespace {
 const char* kInfoHelp = R"(libreyolo info — describe a model
 
 keys:
-  model=NAME|FILE   yolo9-t|s|m|c, rtdetr-r18|r34|r50 or a .safetensors checkpoint [the demo model]
+  model=NAME|FILE   a model name or a .safetensors checkpoint [the demo model]:
+                    {models}
   imgsz=N           input size for the GFLOPs figure [the model's]
   device=D          auto, cpu, cuda, cuda:N [cpu]
   nc=N              class count for a model name (random init) [80]

@@ -19,8 +19,8 @@ namespace {
 const char* kPredictHelp = R"(libreyolo predict — detect objects
 
 keys (defaults in brackets):
-  model=NAME|FILE   yolo9-t|s|m|c, rtdetr-r18|r34|r50 (random init) or a .safetensors checkpoint
-                    [the demo model]
+  model=NAME|FILE   a model name (random init) or a .safetensors checkpoint [the demo model]:
+                    {models}
   source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
   conf=F            score threshold [0.25]
   iou=F             NMS IoU threshold [0.45]

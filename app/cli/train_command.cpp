@@ -24,8 +24,8 @@ extern "C" void request_training_stop(int) {
 const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
 
 keys (defaults in brackets: YOLOv9's, then RT-DETR's where they differ, LibreYOLO's for each):
-  model=NAME|FILE   yolo9-t|s|m|c or rtdetr-r18|r34|r50 from scratch, or a .safetensors checkpoint
-                    to fine-tune [yolo9-t]
+  model=NAME|FILE   a model name (from scratch) or a .safetensors checkpoint to fine-tune
+                    [yolo9-t]: {trainable models}
   data=FILE         the data YAML (required)
   epochs=N [100 | 72]  batch=N [16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]  seed=N [0]
   optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | AdamW]

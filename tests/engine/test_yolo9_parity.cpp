@@ -2,6 +2,8 @@
 // scripts/fixtures/make_yolo9_parity.py: same weights, same input, same raw output, same boxes.
 #include <QtTest/QtTest>
 
+#include "support/detection_compare.h"
+
 #include <nlohmann/json.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -16,6 +18,7 @@
 #include "predict/postprocess.h"
 
 using namespace libreyolo;
+using libreyolo::testing::compare_detections;
 
 namespace {
 
@@ -37,31 +40,6 @@ Expected expected_boxes() {
         e.boxes.push_back({b[0], b[1], b[2], b[3], j["scores"][i], j["classes"][i]});
     }
     return e;
-}
-
-// Boxes of equal score may come out of NMS in any order (torch's sort is not stable), so both
-// lists are put in one canonical order first.
-std::vector<Detection> canonical(std::vector<Detection> d) {
-    std::sort(d.begin(), d.end(), [](const Detection& a, const Detection& b) {
-        return std::tie(b.conf, a.cls, a.x1, a.y1, a.x2, a.y2) < std::tie(a.conf, b.cls, b.x1, b.y1, b.x2, b.y2);
-    });
-    return d;
-}
-
-// Same boxes: class exact, coordinates and scores within tol.
-void compare(const std::vector<Detection>& got_in, const std::vector<Detection>& want_in, float tol) {
-    const std::vector<Detection> got = canonical(got_in), want = canonical(want_in);
-    QCOMPARE(got.size(), want.size());
-    for (std::size_t i = 0; i < got.size(); ++i) {
-        const Detection &g = got[i], &w = want[i];
-        const QString where = QString("box %1").arg(i);
-        QVERIFY2(g.cls == w.cls, qPrintable(where + QString(" class %1 vs %2").arg(g.cls).arg(w.cls)));
-        for (auto [a, b] : {std::pair{g.x1, w.x1}, {g.y1, w.y1}, {g.x2, w.x2}, {g.y2, w.y2}})
-            QVERIFY2(std::abs(a - b) <= tol * std::max(1.0f, std::abs(b)),
-                     qPrintable(where + QString(" %1 vs %2").arg(a).arg(b)));
-        QVERIFY2(std::abs(g.conf - w.conf) <= tol,
-                 qPrintable(where + QString(" conf %1 vs %2").arg(g.conf).arg(w.conf)));
-    }
 }
 
 }  // namespace
@@ -106,7 +84,7 @@ private Q_SLOTS:
     void postprocessOfLibreYOLOOutputGivesItsBoxes() {
         const auto boxes = predict::postprocess_detections(io_.tensors.at("output")[0], post_options());
         QVERIFY(boxes.size() > 100);  // the fixture exercises real NMS work
-        compare(boxes, expected_.boxes, 1e-6f);
+        compare_detections(boxes, expected_.boxes, 1e-6f);
     }
 
     void fullPipelineGivesLibreYOLOBoxes() {
@@ -123,13 +101,13 @@ private Q_SLOTS:
             torch::NoGradGuard g;
             ours = model_.impl().net->forward(image::to_input_tensor({image::letterbox(rgb, 640, 640)}));
         }
-        compare(results[0].boxes, predict::postprocess_detections(ours[0], post_options()), 0.0f);
+        compare_detections(results[0].boxes, predict::postprocess_detections(ours[0], post_options()), 0.0f);
         // LibreYOLO's own boxes, where this CPU computes its forward bit for bit. Elsewhere they
         // cannot be expected: the fixture's randomised class scores saturate, so two classes hold
         // hundreds of equal-scored boxes on a grid, and which of them NMS keeps follows the last
         // bits of the scores (LibreYOLO on such a CPU keeps another subset as well).
         if (torch::equal(ours, io_.tensors.at("output")))
-            compare(results[0].boxes, expected_.boxes, 1e-4f);
+            compare_detections(results[0].boxes, expected_.boxes, 1e-4f);
         else
             qInfo("forward not bit-identical to the fixture's on this CPU: LibreYOLO's boxes not compared");
     }

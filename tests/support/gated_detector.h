@@ -6,7 +6,7 @@
 // the plan, so that "the stages in order equal forward()" is something a test can check.
 #include <torch/torch.h>
 
-#include "models/yolo9/blocks.h"
+#include "models/conv_bn_silu.h"
 #include "nn/detector.h"
 
 namespace libreyolo::testing {
@@ -14,8 +14,8 @@ namespace libreyolo::testing {
 class GatedDetectorImpl : public nn::DetectorImpl {
 public:
     explicit GatedDetectorImpl(int nc = 4) : nc_(nc) {
-        using models::yolo9::Conv;
-        using models::yolo9::ConvOptions;
+        using models::Conv;
+        using models::ConvOptions;
         stem = register_module("stem", torch::nn::Sequential(Conv(ConvOptions(3, 16, 3).stride(2)),
                                                              Conv(ConvOptions(16, 32, 3).stride(2))));
         bright = register_module("bright", Conv(ConvOptions(32, 32, 3)));
@@ -42,7 +42,7 @@ public:
     int bright_taken = 0, dark_taken = 0;
 
     torch::nn::Sequential stem{nullptr};
-    models::yolo9::Conv bright{nullptr}, dark{nullptr};
+    models::Conv bright{nullptr}, dark{nullptr};
     torch::nn::Conv2d head{nullptr};
 
 private:

@@ -1,6 +1,7 @@
 #pragma once
 // The family registry as the CLI and the studio see it: which families, sizes and tasks exist
 // and what each declares (traits). Construction of networks stays inside the engine.
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -9,8 +10,9 @@
 namespace libreyolo {
 
 // How an image becomes the network's square input: LibreYOLO's YOLO letterbox (aspect kept,
-// top-left, grey padding) or its DETR resize (stretched to the square).
-enum class InputResize { Letterbox, Stretch };
+// top-left, grey padding; resized by OpenCV's bilinear, or by Pillow's as its YOLOX preprocess
+// does) or its DETR resize (stretched to the square).
+enum class InputResize { Letterbox, LetterboxPil, Stretch };
 
 struct FamilyTraits {
     std::string family;              // "yolo9"
@@ -18,6 +20,8 @@ struct FamilyTraits {
     std::vector<std::string> sizes;  // "t", "s", "m", "c"
     std::vector<std::string> tasks;  // "detect"
     int default_imgsz = 640;
+    // Sizes whose default input differs (LibreYOLO's INPUT_SIZES: YOLOX n and t take 416).
+    std::map<std::string, int> size_imgsz;
     // Tasks whose forward is proven to replay bit-identically under CUDA graph capture.
     // Empty until the inference-graph work marks a family (spec: SUPPORTS_CUDA_GRAPH).
     std::set<std::string> cuda_graph_inference_tasks;
@@ -34,7 +38,13 @@ struct FamilyTraits {
     InputResize input_resize = InputResize::Letterbox;
     // Detections are the best max_det (query, class) scores, with no NMS (the DETR line).
     bool nms_free = false;
+    // NMS candidates are each box's best class above conf (LibreYOLO's YOLOX postprocess), not
+    // every class above conf capped at 30,000 (its YOLOv9 postprocess).
+    bool best_class_only = false;
+    // Whether `train` accepts the family (it has a training recipe); the registry sets it.
+    bool trainable = false;
 
+    int default_imgsz_for(std::string_view size) const;
     bool supports_cuda_graph_inference(std::string_view task) const;
     bool supports_cuda_graph_training(std::string_view task) const;
 };
@@ -63,6 +73,9 @@ std::string canonical_family(std::string_view family);
 
 // All canonical names ("yolo9-t", ...), for help texts and suggestions.
 std::vector<std::string> known_model_names();
+// The model names in short, family by family: "yolo9-t|s|m|c, rtdetr-r18|r34|r50, ..."; only the
+// trainable families' when trainable_only.
+std::string model_names_summary(bool trainable_only = false);
 
 // The closest of candidates to text by edit distance, or "" when none is close.
 std::string closest_match(std::string_view text, const std::vector<std::string>& candidates);

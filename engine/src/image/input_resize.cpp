@@ -8,6 +8,7 @@ namespace libreyolo::image {
 
 cv::Mat resize_to_input(const cv::Mat& image, int input_h, int input_w, InputResize how) {
     if (how == InputResize::Letterbox) return letterbox(image, input_h, input_w);
+    if (how == InputResize::LetterboxPil) return letterbox(image, input_h, input_w, Resampling::PilBilinear);
     // Checks the sizes as the letterbox does, so both fail alike.
     (void)letterbox_geometry(image.rows, image.cols, input_h, input_w);
     cv::Mat resized;
@@ -19,7 +20,7 @@ torch::Tensor boxes_to_original(const torch::Tensor& boxes, int orig_h, int orig
                                 InputResize how) {
     const LetterboxGeometry g = letterbox_geometry(orig_h, orig_w, input_h, input_w);
     // Top-left padding: undoing the letterbox is a division by the ratio.
-    if (how == InputResize::Letterbox) return boxes / g.ratio;
+    if (how != InputResize::Stretch) return boxes / g.ratio;
     const double sx = static_cast<double>(orig_w) / input_w, sy = static_cast<double>(orig_h) / input_h;
     return boxes * torch::tensor({sx, sy, sx, sy}, boxes.options());
 }

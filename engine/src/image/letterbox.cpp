@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "image/pil_resize.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::image {
@@ -24,11 +25,14 @@ LetterboxGeometry letterbox_geometry(int orig_h, int orig_w, int input_h, int in
     return g;
 }
 
-cv::Mat letterbox(const cv::Mat& image, int input_h, int input_w, int fill) {
+cv::Mat letterbox(const cv::Mat& image, int input_h, int input_w, Resampling resampling, int fill) {
     const LetterboxGeometry g = letterbox_geometry(image.rows, image.cols, input_h, input_w);
     cv::Mat canvas(input_h, input_w, image.type(), cv::Scalar::all(fill));
     cv::Mat resized;
-    cv::resize(image, resized, cv::Size(g.new_w, g.new_h), 0, 0, cv::INTER_LINEAR);
+    if (resampling == Resampling::PilBilinear)
+        resized = pil_bilinear_resize(image, g.new_w, g.new_h);
+    else
+        cv::resize(image, resized, cv::Size(g.new_w, g.new_h), 0, 0, cv::INTER_LINEAR);
     resized.copyTo(canvas(cv::Rect(0, 0, g.new_w, g.new_h)));
     return canvas;
 }

@@ -13,7 +13,12 @@ struct LetterboxGeometry {
 // Throws InvalidArgument for non-positive sizes.
 LetterboxGeometry letterbox_geometry(int orig_h, int orig_w, int input_h, int input_w);
 
+// How the image is scaled onto the canvas: OpenCV's INTER_LINEAR (LibreYOLO's letterbox, cv2) or
+// Pillow's antialiasing bilinear (LibreYOLO's YOLOX predict preprocess).
+enum class Resampling { OpenCvLinear, PilBilinear };
+
 // image: 8-bit, 3 channels (any channel order; it is kept). Returns the canvas.
-cv::Mat letterbox(const cv::Mat& image, int input_h, int input_w, int fill = 114);
+cv::Mat letterbox(const cv::Mat& image, int input_h, int input_w, Resampling resampling = Resampling::OpenCvLinear,
+                  int fill = 114);
 
 }  // namespace libreyolo::image

@@ -63,7 +63,8 @@ CheckpointMeta from_metadata(const std::map<std::string, std::string>& md, const
     get("size", meta.size);
     get("task", meta.task);
     meta.nc = md.count("nc") ? parse_int_field(md, "nc", source) : 0;
-    meta.imgsz = md.count("imgsz") ? parse_int_field(md, "imgsz", source) : 640;
+    // Absent: 0, and Model::load takes the family's default for the size (YOLOX-n's is 416).
+    meta.imgsz = md.count("imgsz") ? parse_int_field(md, "imgsz", source) : 0;
     if (auto it = md.find("names"); it != md.end()) {
         nlohmann::json names;
         try {

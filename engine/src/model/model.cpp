@@ -85,7 +85,7 @@ Model Model::create(const std::string& model_name, int nc, const std::string& de
     impl->meta.task = impl->spec.name.task;
     impl->meta.nc = nc;
     impl->meta.names = names_for(nc, {});
-    impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz_for(impl->spec.name.size);
     impl->meta.libreyolo_version = version();
     impl->source = "random init";
     impl->device = to_torch_device(device);
@@ -127,7 +127,8 @@ Model Model::load(const std::string& name_or_path, const std::string& device) {
     impl->meta.task = impl->spec.name.task;
     impl->meta.nc = static_cast<int>(impl->spec.nc);
     impl->meta.names = names_for(impl->meta.nc, impl->meta.names);
-    if (impl->meta.imgsz <= 0) impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz;
+    if (impl->meta.imgsz <= 0)
+        impl->meta.imgsz = family_traits(impl->spec.name.family).default_imgsz_for(impl->spec.name.size);
     impl->source = name_or_path;
     impl->pretrained = true;
     impl->device = to_torch_device(device);

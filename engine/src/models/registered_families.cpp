@@ -3,15 +3,17 @@
 // recognising checkpoints without a model_family field.
 #include "models/rtdetr/family.h"
 #include "models/yolo9/family.h"
+#include "models/yolox/family.h"
 #include "registry/family_definition.h"
 
 namespace libreyolo::registry {
 
 const std::vector<FamilyDefinition>& family_definitions() {
-    static const std::vector<FamilyDefinition> families = {
+    static const std::vector<FamilyDefinition> families = with_derived_traits({
         models::yolo9::family(),
         models::rtdetr::family(),
-    };
+        models::yolox::family(),
+    });
     return families;
 }
 

@@ -30,14 +30,23 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
     // Thresholds compare in float32 whatever the network's dtype.
     torch::Tensor pred = prediction.to(torch::kFloat32).transpose(0, 1);  // (anchors, 4 + nc)
     torch::Tensor scores = pred.index({Slice(), Slice(4, torch::indexing::None)});
-    std::vector<torch::Tensor> candidates = torch::nonzero(scores > o.conf).unbind(1);
-    if (candidates.empty() || candidates[0].numel() == 0) return {};
-    torch::Tensor anchor_idx = candidates[0], class_ids = candidates[1];
-
-    torch::Tensor boxes = pred.index({anchor_idx, Slice(0, 4)});
-    torch::Tensor conf = scores.index({anchor_idx, class_ids});
+    torch::Tensor boxes, conf, class_ids;
+    if (o.best_class_only) {
+        auto [best, best_class] = scores.max(1);
+        const torch::Tensor anchor_idx = torch::nonzero(best > o.conf).view(-1);
+        if (anchor_idx.numel() == 0) return {};
+        boxes = pred.index({anchor_idx, Slice(0, 4)});
+        conf = best.index_select(0, anchor_idx);
+        class_ids = best_class.index_select(0, anchor_idx);
+    } else {
+        std::vector<torch::Tensor> candidates = torch::nonzero(scores > o.conf).unbind(1);
+        if (candidates.empty() || candidates[0].numel() == 0) return {};
+        boxes = pred.index({candidates[0], Slice(0, 4)});
+        conf = scores.index({candidates[0], candidates[1]});
+        class_ids = candidates[1];
+    }
     const int64_t max_nms = std::max<int64_t>(o.max_det, kMaxNmsCandidates);
-    if (conf.numel() > max_nms) {
+    if (!o.best_class_only && conf.numel() > max_nms) {
         torch::Tensor top = std::get<1>(conf.topk(max_nms));
         boxes = boxes.index_select(0, top);
         conf = conf.index_select(0, top);

@@ -1,7 +1,8 @@
 #pragma once
 // From the network's decoded output to detections in original-image pixels, as LibreYOLO's
 // YOLOv9 postprocess: multi-label candidates over conf, at most 30,000 by score, undo the
-// letterbox, clamp, drop empty boxes, class-aware NMS, keep the best max_det. The NMS-free
+// letterbox, clamp, drop empty boxes, class-aware NMS, keep the best max_det. Its YOLOX
+// postprocess differs only in the candidates: each box's best class, if above conf, uncapped. The NMS-free
 // families (DETR) take the best max_det (query, class) scores instead, as LibreYOLO's RT-DETR
 // postprocess.
 #include <torch/torch.h>
@@ -22,6 +23,7 @@ struct PostprocessOptions {
     int input_h = 640, input_w = 640;
     int orig_h = 0, orig_w = 0;
     InputResize resize = InputResize::Letterbox;  // how the image became the input
+    bool best_class_only = false;                 // FamilyTraits::best_class_only
 };
 
 // prediction: (4 + nc, anchors) for one image.

@@ -79,6 +79,7 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
         po.orig_h = frames[i].rgb.rows;
         po.orig_w = frames[i].rgb.cols;
         po.resize = traits.input_resize;
+        po.best_class_only = traits.best_class_only;
         Result r;
         r.path = frames[i].path;
         r.frame = frames[i].frame;

@@ -52,6 +52,10 @@ const std::vector<NamePrefix>& name_prefixes() {
 
 }  // namespace
 
+int FamilyTraits::default_imgsz_for(std::string_view size) const {
+    auto it = size_imgsz.find(std::string(size));
+    return it == size_imgsz.end() ? default_imgsz : it->second;
+}
 bool FamilyTraits::supports_cuda_graph_inference(std::string_view task) const {
     return cuda_graph_inference_tasks.count(std::string(task)) != 0;
 }
@@ -88,6 +92,16 @@ std::vector<std::string> known_model_names() {
     for (const auto& f : registered_families())
         for (const auto& s : f.sizes) names.push_back(f.family + "-" + s);
     return names;
+}
+
+std::string model_names_summary(bool trainable_only) {
+    std::string summary;
+    for (const auto& f : registered_families()) {
+        if (trainable_only && !f.trainable) continue;
+        summary += (summary.empty() ? "" : ", ") + f.family + "-";
+        for (std::size_t i = 0; i < f.sizes.size(); ++i) summary += (i ? "|" : "") + f.sizes[i];
+    }
+    return summary;
 }
 
 std::string closest_match(std::string_view text, const std::vector<std::string>& candidates) {
@@ -139,6 +153,11 @@ ModelName parse_model_name(std::string_view text) {
 }
 
 namespace registry {
+
+std::vector<FamilyDefinition> with_derived_traits(std::vector<FamilyDefinition> definitions) {
+    for (auto& d : definitions) d.traits.trainable = static_cast<bool>(d.make_recipe);
+    return definitions;
+}
 
 const FamilyDefinition& family_definition(std::string_view family) {
     for (const auto& f : family_definitions())

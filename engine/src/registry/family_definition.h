@@ -56,6 +56,9 @@ struct FamilyDefinition {
 // The registered families, in the order of models/registered_families.cpp.
 const std::vector<FamilyDefinition>& family_definitions();
 
+// What the registry derives from each definition for its traits (trainable: it has a recipe).
+std::vector<FamilyDefinition> with_derived_traits(std::vector<FamilyDefinition> definitions);
+
 // Throws UnknownModel naming the family and the known ones when absent.
 const FamilyDefinition& family_definition(std::string_view family);
 

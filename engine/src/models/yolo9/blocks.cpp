@@ -1,28 +1,8 @@
 #include "models/yolo9/blocks.h"
 
-#include "distributed/sync_batch_norm.h"
-#include "nn/flop_counter.h"
-
 namespace libreyolo::models::yolo9 {
 
 namespace F = torch::nn::functional;
-
-ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
-    const int64_t padding = o.padding() >= 0 ? o.padding() : (o.kernel() - 1) / 2;
-    conv = register_module("conv", quant::QuantConv2d(torch::nn::Conv2dOptions(o.in(), o.out(), o.kernel())
-                                                          .stride(o.stride())
-                                                          .padding(padding)
-                                                          .groups(o.groups())
-                                                          .bias(false)));
-    bn = register_module("bn", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(o.out()).eps(1e-3).momentum(0.03)));
-}
-
-torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
-    torch::Tensor y = conv(x);
-    nn::count_conv_flops(*conv, y);
-    y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
-    return activation_ ? torch::silu(y) : y;
-}
 
 RepConvNImpl::RepConvNImpl(int64_t in, int64_t out) {
     conv1 = register_module("conv1", Conv(ConvOptions(in, out, 3).padding(1).activation(false)));

@@ -4,33 +4,10 @@
 // block has, in the same names; parameter-free parts (activations, pools) are not registered.
 #include <torch/torch.h>
 
+#include "models/conv_bn_silu.h"
 #include "quant/quant_conv2d.h"
 
 namespace libreyolo::models::yolo9 {
-
-// Conv2d (no bias) + BatchNorm2d(eps 1e-3, momentum 0.03) + optional SiLU.
-struct ConvOptions {
-    ConvOptions(int64_t in, int64_t out, int64_t kernel = 1) : in_(in), out_(out), kernel_(kernel) {}
-    TORCH_ARG(int64_t, in);
-    TORCH_ARG(int64_t, out);
-    TORCH_ARG(int64_t, kernel);
-    TORCH_ARG(int64_t, stride) = 1;
-    TORCH_ARG(int64_t, padding) = -1;  // -1: (kernel - 1) / 2, as LibreYOLO's auto_pad
-    TORCH_ARG(int64_t, groups) = 1;
-    TORCH_ARG(bool, activation) = true;
-};
-
-class ConvImpl : public torch::nn::Module {
-public:
-    explicit ConvImpl(const ConvOptions& options);
-    torch::Tensor forward(const torch::Tensor& x);
-    quant::QuantConv2d conv{nullptr};
-    torch::nn::BatchNorm2d bn{nullptr};
-
-private:
-    bool activation_;
-};
-TORCH_MODULE(Conv);
 
 // 3×3 conv-BN + 1×1 conv-BN summed, then SiLU (training form of RepConv; no identity BN).
 class RepConvNImpl : public torch::nn::Module {

@@ -1,0 +1,25 @@
+#include "models/conv_bn_silu.h"
+
+#include "distributed/sync_batch_norm.h"
+#include "nn/flop_counter.h"
+
+namespace libreyolo::models {
+
+ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
+    const int64_t padding = o.padding() >= 0 ? o.padding() : (o.kernel() - 1) / 2;
+    conv = register_module("conv", quant::QuantConv2d(torch::nn::Conv2dOptions(o.in(), o.out(), o.kernel())
+                                                          .stride(o.stride())
+                                                          .padding(padding)
+                                                          .groups(o.groups())
+                                                          .bias(false)));
+    bn = register_module("bn", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(o.out()).eps(1e-3).momentum(0.03)));
+}
+
+torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
+    torch::Tensor y = conv(x);
+    nn::count_conv_flops(*conv, y);
+    y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
+    return activation_ ? torch::silu(y) : y;
+}
+
+}  // namespace libreyolo::models

@@ -1,0 +1,35 @@
+#pragma once
+// The convolution block that LibreYOLO's YOLOv9 (Conv) and YOLOX (BaseConv) share, with their
+// module names conv and bn: Conv2d without bias, BatchNorm2d with eps 1e-3 and momentum 0.03
+// (both families' official values), then SiLU. The convolution is a QuantConv2d so the block can
+// be quantized; the batch norm follows the distributed run's SyncBatchNorm when there is one.
+#include <torch/torch.h>
+
+#include "quant/quant_conv2d.h"
+
+namespace libreyolo::models {
+
+struct ConvOptions {
+    ConvOptions(int64_t in, int64_t out, int64_t kernel = 1) : in_(in), out_(out), kernel_(kernel) {}
+    TORCH_ARG(int64_t, in);
+    TORCH_ARG(int64_t, out);
+    TORCH_ARG(int64_t, kernel);
+    TORCH_ARG(int64_t, stride) = 1;
+    TORCH_ARG(int64_t, padding) = -1;  // -1: (kernel - 1) / 2, as LibreYOLO's auto_pad
+    TORCH_ARG(int64_t, groups) = 1;
+    TORCH_ARG(bool, activation) = true;
+};
+
+class ConvImpl : public torch::nn::Module {
+public:
+    explicit ConvImpl(const ConvOptions& options);
+    torch::Tensor forward(const torch::Tensor& x);
+    quant::QuantConv2d conv{nullptr};
+    torch::nn::BatchNorm2d bn{nullptr};
+
+private:
+    bool activation_;
+};
+TORCH_MODULE(Conv);
+
+}  // namespace libreyolo::models

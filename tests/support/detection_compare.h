@@ -1,0 +1,39 @@
+#pragma once
+// Whether two lists of detections are the same: the parity tests' comparison with LibreYOLO's boxes.
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <vector>
+
+#include "libreyolo/results.h"
+
+namespace libreyolo::testing {
+
+// Boxes of equal score may come out of NMS in any order (torch's sort is not stable), so both
+// lists are put in one canonical order first.
+inline std::vector<Detection> canonical(std::vector<Detection> d) {
+    std::sort(d.begin(), d.end(), [](const Detection& a, const Detection& b) {
+        return std::tie(b.conf, a.cls, a.x1, a.y1, a.x2, a.y2) < std::tie(a.conf, b.cls, b.x1, b.y1, b.x2, b.y2);
+    });
+    return d;
+}
+
+// Same boxes: class exact, corners within tol × max(1, |corner|), scores within tol.
+inline void compare_detections(const std::vector<Detection>& got_in, const std::vector<Detection>& want_in, float tol) {
+    const std::vector<Detection> got = canonical(got_in), want = canonical(want_in);
+    QCOMPARE(got.size(), want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const Detection &g = got[i], &w = want[i];
+        const QString where = QString("box %1").arg(i);
+        QVERIFY2(g.cls == w.cls, qPrintable(where + QString(" class %1 vs %2").arg(g.cls).arg(w.cls)));
+        for (auto [a, b] : {std::pair{g.x1, w.x1}, {g.y1, w.y1}, {g.x2, w.x2}, {g.y2, w.y2}})
+            QVERIFY2(std::abs(a - b) <= tol * std::max(1.0f, std::abs(b)),
+                     qPrintable(where + QString(" %1 vs %2").arg(a).arg(b)));
+        QVERIFY2(std::abs(g.conf - w.conf) <= tol,
+                 qPrintable(where + QString(" conf %1 vs %2").arg(g.conf).arg(w.conf)));
+    }
+}
+
+}  // namespace libreyolo::testing
