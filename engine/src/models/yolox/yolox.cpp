@@ -42,6 +42,12 @@ quant::QuantConv2d prediction_conv(int64_t in, int64_t out) {
     return quant::QuantConv2d(torch::nn::Conv2dOptions(in, out, 1));
 }
 
+// (1, h·w, 2): each cell's (x, y), row-major; LibreYOLO's meshgrid without offset.
+torch::Tensor cell_grid(int64_t h, int64_t w, const torch::TensorOptions& opts) {
+    const auto yx = torch::meshgrid({torch::arange(h, opts), torch::arange(w, opts)}, "ij");
+    return torch::stack({yx[1], yx[0]}, 2).view({1, -1, 2});
+}
+
 torch::Tensor run_pred(torch::nn::ModuleList& list, size_t level, const torch::Tensor& x) {
     auto& conv = *list[level]->as<quant::QuantConv2dImpl>();
     torch::Tensor y = conv.forward(x);
@@ -151,8 +157,7 @@ torch::Tensor HeadImpl::decode(const std::vector<torch::Tensor>& levels) const {
         const int64_t b = level.size(0), c = level.size(1), h = level.size(2), w = level.size(3);
         flat.push_back(level.view({b, c, -1}).permute({0, 2, 1}));
         const auto opts = level.options();
-        const auto yx = torch::meshgrid({torch::arange(h, opts), torch::arange(w, opts)}, "ij");
-        grids.push_back(torch::stack({yx[1], yx[0]}, 2).view({1, -1, 2}));
+        grids.push_back(cell_grid(h, w, opts));
         strides.push_back(torch::full({1, h * w, 1}, static_cast<double>(kStrides[k]), opts));
     }
     torch::Tensor out = torch::cat(flat, 1);
@@ -173,8 +178,7 @@ TrainMaps HeadImpl::train_maps(const std::array<torch::Tensor, 3>& features, boo
         const auto opts = o.box.options();
         // (B, 5 + nc, H, W) → (B, H·W, 5 + nc), LibreYOLO's get_output_and_grid.
         torch::Tensor out = torch::cat({o.box, o.obj, o.cls}, 1).permute({0, 2, 3, 1}).reshape({b, h * w, -1});
-        const auto yx = torch::meshgrid({torch::arange(h, opts), torch::arange(w, opts)}, "ij");
-        const torch::Tensor grid = torch::stack({yx[1], yx[0]}, 2).view({1, -1, 2});
+        const torch::Tensor grid = cell_grid(h, w, opts);
         const double stride = static_cast<double>(kStrides[k]);
         out = torch::cat({(out.index({Ellipsis, Slice(0, 2)}) + grid) * stride,
                           torch::exp(out.index({Ellipsis, Slice(2, 4)})) * stride,
