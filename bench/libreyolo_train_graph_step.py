@@ -11,8 +11,8 @@ time between two consecutive batch requests (CUDA events; the loop reads the los
 so each interval holds exactly one finished step). Fastest of `steps` after `warmup` (the graph is
 captured on the third repeat of the shape, inside the warm-up).
 
-  python bench/libreyolo_train_graph_step.py data=YAML [sizes=t] [batches=8] [imgsz=640] \
-      [cuda_graph=false,true] [steps=24] [warmup=5] [project=DIR] [device=cuda] [--json]
+  python bench/libreyolo_train_graph_step.py data=YAML [family=yolo9|yolox] [sizes=t] [batches=8] \
+      [imgsz=640] [cuda_graph=false,true] [steps=24] [warmup=5] [project=DIR] [device=cuda] [--json]
 """
 import json
 import tempfile
@@ -22,7 +22,9 @@ import torch
 
 import libreyolo
 from bench_args import parse_bench_args
+import libreyolo.models.yolox.trainer as yolox_trainer
 from libreyolo.models.yolo9.model import LibreYOLO9
+from libreyolo.models.yolox.model import LibreYOLOX
 
 
 class RepeatedBatch:
@@ -56,16 +58,20 @@ class RepeatedBatch:
         return [a.elapsed_time(b) for a, b in zip(self.marks, self.marks[1:])]
 
 
-def time_steps(size: str, batch: int, imgsz: int, cuda_graph: bool, data: str, project: str, warmup: int,
-               steps: int, device: str) -> dict:
+def time_steps(family: str, size: str, batch: int, imgsz: int, cuda_graph: bool, data: str, project: str,
+               warmup: int, steps: int, device: str) -> dict:
     import yaml
     names = yaml.safe_load(open(data))["names"]
     torch.manual_seed(0)
-    model = LibreYOLO9(None, size, nb_classes=len(names), device=device)
+    model_class = LibreYOLO9 if family == "yolo9" else LibreYOLOX
+    model = model_class(None, size, nb_classes=len(names), device=device)
     measured = {}
+    # LibreYOLO9.train builds its trainer through _trainer_class(), LibreYOLOX.train through the
+    # YOLOXTrainer name of its trainer module.
+    trainer_class = LibreYOLO9._trainer_class(model) if family == "yolo9" else yolox_trainer.YOLOXTrainer
 
     def bench_trainer(**kwargs):
-        trainer = LibreYOLO9._trainer_class(model)(**kwargs)
+        trainer = trainer_class(**kwargs)
 
         def timed_train():
             trainer.setup()
@@ -85,23 +91,31 @@ def time_steps(size: str, batch: int, imgsz: int, cuda_graph: bool, data: str, p
         trainer.train = timed_train
         return trainer
 
-    model._trainer_class = lambda: bench_trainer
-    model.train(data=data, epochs=1, batch=batch, imgsz=imgsz, device=device, workers=2, project=project,
-                name=f"{size}-{batch}-{cuda_graph}", exist_ok=True, aux_weight=0.0, seed=0, amp=True,
-                cuda_graph=cuda_graph)
-    return {"impl": f"LibreYOLO {libreyolo.__version__} (torch {torch.__version__})", "model": f"yolo9-{size}",
+    extra = {}
+    if family == "yolo9":
+        model._trainer_class = lambda: bench_trainer
+        extra["aux_weight"] = 0.0
+    else:
+        yolox_trainer.YOLOXTrainer = bench_trainer
+    try:
+        model.train(data=data, epochs=1, batch=batch, imgsz=imgsz, device=device, workers=2, project=project,
+                    name=f"{family}-{size}-{batch}-{cuda_graph}", exist_ok=True, seed=0, amp=True,
+                    cuda_graph=cuda_graph, **extra)
+    finally:
+        yolox_trainer.YOLOXTrainer = trainer_class if family == "yolox" else yolox_trainer.YOLOXTrainer
+    return {"impl": f"LibreYOLO {libreyolo.__version__} (torch {torch.__version__})", "model": f"{family}-{size}",
             "batch": batch, "cuda_graph": cuda_graph, **measured}
 
 
 def main() -> None:
-    args, as_json = parse_bench_args({"data": "", "sizes": "t", "batches": "8", "imgsz": "640",
+    args, as_json = parse_bench_args({"data": "", "family": "yolo9", "sizes": "t", "batches": "8", "imgsz": "640",
                                       "cuda_graph": "false,true", "steps": "24", "warmup": "5", "project": "",
                                       "device": "cuda"})
     project = args["project"] or tempfile.mkdtemp(prefix="libreyolo-step-")
     for size in args["sizes"].split(","):
         for batch in map(int, args["batches"].split(",")):
             for graph in args["cuda_graph"].split(","):
-                row = time_steps(size, batch, int(args["imgsz"]), graph == "true", args["data"], project,
+                row = time_steps(args["family"], size, batch, int(args["imgsz"]), graph == "true", args["data"], project,
                                  int(args["warmup"]), int(args["steps"]), args["device"])
                 print(json.dumps(row) if as_json else row, flush=True)
 

@@ -37,17 +37,38 @@ int Arguments::get_int(const std::string& key, int fallback) const {
     return value;
 }
 
+namespace {
+
+double parse_number(const std::string& key, const std::string& text, const std::string& whole) {
+    try {
+        std::size_t used = 0;
+        const double value = std::stod(text, &used);
+        if (used == text.size()) return value;
+    } catch (const std::exception&) {
+    }
+    throw InvalidArgument(key + "=" + whole + ": '" + text + "' is not a number");
+}
+
+}  // namespace
+
 float Arguments::get_float(const std::string& key, float fallback) const {
+    return static_cast<float>(get_double(key, fallback));
+}
+
+double Arguments::get_double(const std::string& key, double fallback) const {
+    auto it = values.find(key);
+    return it == values.end() ? fallback : parse_number(key, it->second, it->second);
+}
+
+std::array<float, 2> Arguments::get_float_pair(const std::string& key, std::array<float, 2> fallback) const {
     auto it = values.find(key);
     if (it == values.end()) return fallback;
     const std::string& s = it->second;
-    try {
-        std::size_t used = 0;
-        const float value = std::stof(s, &used);
-        if (used == s.size()) return value;
-    } catch (const std::exception&) {
-    }
-    throw InvalidArgument(key + "=" + s + ": '" + s + "' is not a number");
+    const std::size_t comma = s.find(',');
+    if (comma == std::string::npos)
+        throw InvalidArgument(key + "=" + s + ": expected two numbers, low,high (such as " + key + "=0.5,1.5)");
+    return {static_cast<float>(parse_number(key, s.substr(0, comma), s)),
+            static_cast<float>(parse_number(key, s.substr(comma + 1), s))};
 }
 
 bool Arguments::get_bool(const std::string& key, bool fallback) const {

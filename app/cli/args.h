@@ -1,5 +1,6 @@
 #pragma once
 // Ultralytics/LibreYOLO-style arguments: `libreyolo <command> key=value ... --flag`.
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -19,6 +20,9 @@ struct Arguments {
     // Typed getters throw InvalidArgument naming the key and the bad text.
     int get_int(const std::string& key, int fallback) const;
     float get_float(const std::string& key, float fallback) const;
+    double get_double(const std::string& key, double fallback) const;
+    // "low,high" (LibreYOLO's tuples such as mosaic_scale=0.1,2.0).
+    std::array<float, 2> get_float_pair(const std::string& key, std::array<float, 2> fallback) const;
     bool get_bool(const std::string& key, bool fallback) const;
 };
 

@@ -23,25 +23,38 @@ extern "C" void request_training_stop(int) {
 
 const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
 
-keys (defaults in brackets: YOLOv9's, then RT-DETR's where they differ, LibreYOLO's for each):
+keys (defaults in brackets: YOLOv9's, then YOLOX's, then RT-DETR's, LibreYOLO's for each; one value
+when they agree):
   model=NAME|FILE   a model name (from scratch) or a .safetensors checkpoint to fine-tune
                     [yolo9-t]: {trainable models}
   data=FILE         the data YAML (required)
-  epochs=N [100 | 72]  batch=N [16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]  seed=N [0]
-  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | AdamW]
-  lr0=F [0.01 | 0.0001]  lrf=F [0.01 | 1.0: constant]  momentum=F (Adam: beta1) [0.937 | 0.9]
-  weight_decay=F [0.0005 | 0.0001]  warmup_epochs=N [3 | 0]
+  epochs=N [100 | 300 | 72]  batch=N [16 | 16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]
+  seed=N [0]
+  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | SGD | AdamW]
+  lr0=F [0.01 | 0.01 | 0.0001]  momentum=F (Adam: beta1) [0.937 | 0.9 | 0.9]
+  scheduler=NAME    linear (warm-up, then linear to lr0 x lrf) or yoloxwarmcos (quadratic warm-up,
+                    cosine to lr0 x lrf, held for the last close_mosaic epochs)
+                    [linear | yoloxwarmcos | linear]
+  lrf=F             final lr = lr0 x lrf (min_lr_ratio=F too) [0.01 | 0.05 | 1.0: constant]
+  weight_decay=F [0.0005 | 0.0005 | 0.0001]  warmup_epochs=N [3 | 5 | 0]
+  warmup_lr_start=F [0.0001 | 0 | 0.0001]  warmup_momentum=F (linear) [0.8]
+  ema_decay=F       the weights' moving average [0.9999 | 0.9998 | 0.9999]
   lr_backbone=F     RT-DETR: the backbone's learning rate [0.000005]
-  clip_max_norm=F   clip the gradients' global norm to F, 0 off [0 | 0.1]
+  clip_max_norm=F   clip the gradients' global norm to F, 0 off [0 | 0 | 0.1]
   multi_scale=BOOL  each batch at a random size of 0.75-1.25 x imgsz [false]
-  mosaic=F [1.0 | 0]  close_mosaic=N [15 | 0]   (mosaic off for the last N epochs)
-  patience=N [50]  eval_interval=N [1]  save_period=N [-1]
+augmentation:
+  mosaic=F          mosaic probability (mosaic_prob=F too) [1.0 | 1.0 | 0]
+  close_mosaic=N    no mosaic (nor affine, MixUp) for the last N epochs (no_aug_epochs=N too) [15 | 15 | 0]
+  degrees=F [0 | 10]  translate=F [0.1]  shear=F [0 | 2]  mosaic_scale=LOW,HIGH [0.5,1.5 | 0.1,2.0]
+  mixup_prob=F      YOLOX: MixUp of a mosaic with another image [0 | 1.0]  mixup_scale=LOW,HIGH [0.5,1.5]
+  hsv_prob=F [1.0]  flip_prob=F [0.5]
+  patience=N [50]  eval_interval=N [1 | 10 | 1]  save_period=N [-1 | 10 | -1]
   project=DIR [runs/train]  name=NAME [exp]  exist_ok=BOOL [false]
   resume=BOOL       continue project/name from its weights/last.* [false]
   amp=BOOL          mixed precision on CUDA [true]
 distributed (batch is the global batch, split over the ranks; rank 0 logs, validates and saves):
   device=0,1        one process per listed GPU on this machine (cpu,cpu: CPU processes, gloo)
-  sync_bn=BOOL      BatchNorm over the global batch (SyncBatchNorm) [false]
+  sync_bn=BOOL      BatchNorm over the global batch (SyncBatchNorm) [false | true | false]
   dist_timeout=N    seconds a rank waits for the others before the run fails [1800]
   A process started with RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT set (torchrun,
   Slurm, several nodes) joins that run instead.
@@ -84,13 +97,58 @@ std::string graph_outcome(const TrainResult& r) {
 }
 
 int run_train(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(
-        argv, {"model",        "data",          "epochs",      "batch",         "imgsz",      "workers",
-               "device",       "seed",          "optimizer",   "lr0",           "lrf",        "momentum",
-               "weight_decay", "warmup_epochs", "mosaic",      "close_mosaic",  "patience",   "eval_interval",
-               "save_period",  "project",       "name",        "exist_ok",      "resume",     "amp",
-               "sync_bn",      "dist_timeout",  "lr_backbone", "clip_max_norm", "multi_scale"},
-        {"cuda-graph"});
+    const Arguments args = parse_arguments(argv,
+                                           {"model",
+                                            "data",
+                                            "epochs",
+                                            "batch",
+                                            "imgsz",
+                                            "workers",
+                                            "device",
+                                            "seed",
+                                            "optimizer",
+                                            "lr0",
+                                            "lrf",
+                                            "min_lr_ratio",
+                                            "scheduler",
+                                            "momentum",
+                                            "weight_decay",
+                                            "warmup_epochs",
+                                            "warmup_lr_start",
+                                            "warmup_momentum",
+                                            "ema_decay",
+                                            "mosaic",
+                                            "mosaic_prob",
+                                            "close_mosaic",
+                                            "no_aug_epochs",
+                                            "degrees",
+                                            "translate",
+                                            "shear",
+                                            "mosaic_scale",
+                                            "mixup_prob",
+                                            "mixup_scale",
+                                            "hsv_prob",
+                                            "flip_prob",
+                                            "patience",
+                                            "eval_interval",
+                                            "save_period",
+                                            "project",
+                                            "name",
+                                            "exist_ok",
+                                            "resume",
+                                            "amp",
+                                            "sync_bn",
+                                            "dist_timeout",
+                                            "lr_backbone",
+                                            "clip_max_norm",
+                                            "multi_scale"},
+                                           {"cuda-graph"});
+    // LibreYOLO's names for keys that carry Ultralytics' names here.
+    const auto key = [&](const std::string& ours, const std::string& libreyolo) {
+        if (args.has(ours) && args.has(libreyolo))
+            throw InvalidArgument(ours + ", " + libreyolo + ": the same setting given twice; keep one");
+        return args.has(libreyolo) ? libreyolo : ours;
+    };
     TrainOptions o = train_defaults(args.get("model", TrainOptions{}.model));
     o.data = args.get("data");
     o.epochs = args.get_int("epochs", o.epochs);
@@ -100,13 +158,25 @@ int run_train(const std::vector<std::string>& argv) {
     o.device = args.get("device", o.device);
     o.seed = args.get_int("seed", o.seed);
     o.optimizer = args.get("optimizer", o.optimizer);
-    o.lr0 = args.get_float("lr0", static_cast<float>(o.lr0));
-    o.lrf = args.get_float("lrf", static_cast<float>(o.lrf));
-    o.momentum = args.get_float("momentum", static_cast<float>(o.momentum));
-    o.weight_decay = args.get_float("weight_decay", static_cast<float>(o.weight_decay));
+    o.lr0 = args.get_double("lr0", o.lr0);
+    o.lrf = args.get_double(key("lrf", "min_lr_ratio"), o.lrf);
+    o.scheduler = args.get("scheduler", o.scheduler);
+    o.momentum = args.get_double("momentum", o.momentum);
+    o.weight_decay = args.get_double("weight_decay", o.weight_decay);
     o.warmup_epochs = args.get_int("warmup_epochs", o.warmup_epochs);
-    o.mosaic = args.get_float("mosaic", o.mosaic);
-    o.close_mosaic = args.get_int("close_mosaic", o.close_mosaic);
+    o.warmup_lr_start = args.get_double("warmup_lr_start", o.warmup_lr_start);
+    o.warmup_momentum = args.get_double("warmup_momentum", o.warmup_momentum);
+    o.ema_decay = args.get_double("ema_decay", o.ema_decay);
+    o.mosaic = args.get_float(key("mosaic", "mosaic_prob"), o.mosaic);
+    o.close_mosaic = args.get_int(key("close_mosaic", "no_aug_epochs"), o.close_mosaic);
+    o.degrees = args.get_float("degrees", o.degrees);
+    o.translate = args.get_float("translate", o.translate);
+    o.shear = args.get_float("shear", o.shear);
+    o.mosaic_scale = args.get_float_pair("mosaic_scale", o.mosaic_scale);
+    o.mixup_prob = args.get_float("mixup_prob", o.mixup_prob);
+    o.mixup_scale = args.get_float_pair("mixup_scale", o.mixup_scale);
+    o.hsv_prob = args.get_float("hsv_prob", o.hsv_prob);
+    o.flip_prob = args.get_float("flip_prob", o.flip_prob);
     o.patience = args.get_int("patience", o.patience);
     o.eval_interval = args.get_int("eval_interval", o.eval_interval);
     o.save_period = args.get_int("save_period", o.save_period);
@@ -118,8 +188,8 @@ int run_train(const std::vector<std::string>& argv) {
     o.cuda_graph = args.flags.count("cuda-graph") != 0;
     o.sync_bn = args.get_bool("sync_bn", o.sync_bn);
     o.dist_timeout = args.get_int("dist_timeout", o.dist_timeout);
-    o.lr_backbone = args.get_float("lr_backbone", static_cast<float>(o.lr_backbone));
-    o.clip_max_norm = args.get_float("clip_max_norm", static_cast<float>(o.clip_max_norm));
+    o.lr_backbone = args.get_double("lr_backbone", o.lr_backbone);
+    o.clip_max_norm = args.get_double("clip_max_norm", o.clip_max_norm);
     o.multi_scale = args.get_bool("multi_scale", o.multi_scale);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
 

@@ -31,6 +31,9 @@
 #include "models/rtdetr/rtdetr.h"
 #include "models/yolo9/loss.h"
 #include "models/yolo9/yolo9.h"
+#include "models/yolox/loss.h"
+#include "models/yolox/recipe.h"
+#include "models/yolox/yolox.h"
 #include "support/gpu_report.h"
 #include "support/synthetic_shapes.h"
 #include "support/test_helpers.h"
@@ -124,6 +127,22 @@ StepComparison compare_steps(const StepResult& graph, const StepResult& eager1, 
     return c;
 }
 
+// One parity row of a network captured whole: the loss and buffers equal, the gradients equal or
+// the eager steps themselves not repeatable. Whether it passed.
+bool record_row(const char* family, const char* size, bool amp, const StepResult& graph, const StepResult& eager1,
+                const StepResult& eager2, std::ostringstream& rows) {
+    const StepComparison c = compare_steps(graph, eager1, eager2);
+    char row[320];
+    std::snprintf(row, sizeof row, "| %s | detect | %s | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n", family, size,
+                  amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
+                  c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ",
+                  max_relative_difference(graph.grads, eager1.grads),
+                  max_relative_difference(eager2.grads, eager1.grads), c.category.c_str());
+    qInfo("%s", row);
+    rows << row;
+    return c.loss_equal && c.buffers_equal && (c.grads_equal || !c.eager_repeatable);
+}
+
 }  // namespace
 
 class TestCudaTrainingGraphs : public QObject {
@@ -177,17 +196,41 @@ private Q_SLOTS:
                 const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
                 QCOMPARE(graphed.replays(), std::int64_t{1});
 
-                const StepComparison c = compare_steps(graph, eager1, eager2);
-                const bool pass = c.loss_equal && c.buffers_equal && (c.grads_equal || !c.eager_repeatable);
-                failures += pass ? 0 : 1;
-                char row[320];
-                std::snprintf(row, sizeof row, "| yolo9 | detect | %s | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n",
-                              size, amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
-                              c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ",
-                              max_relative_difference(graph.grads, eager1.grads),
-                              max_relative_difference(eager2.grads, eager1.grads), c.category.c_str());
-                qInfo("%s", row);
-                rows << row;
+                failures += record_row("yolo9", size, amp, graph, eager1, eager2, rows) ? 0 : 1;
+            }
+        // YOLOX: the whole network captured (its training maps, the raw regressions included), SimOTA
+        // and the loss eager in float32, the L1 term on.
+        const torch::Tensor yolox_labels = models::yolox::targets_as_labels(targets, 640, 640);
+        for (const char* size : {"n", "s"})
+            for (const bool amp : {false, true}) {
+                torch::manual_seed(0);
+                Model model = Model::create(std::string("yolox-") + size, 6, "cuda");
+                auto net = std::dynamic_pointer_cast<models::yolox::YOLOXImpl>(model.impl().net);
+                net->train();
+                const models::yolox::YOLOXLoss loss_fn(6);
+                const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
+                    const CudaAutocast autocast(amp);
+                    const models::yolox::TrainMaps m = net->head->train_maps(net->features(x), true);
+                    return std::vector<torch::Tensor>{m.outputs, m.x_shifts, m.y_shifts, m.strides, m.raw_box};
+                };
+                const auto step = [&](const std::function<std::vector<torch::Tensor>(const torch::Tensor&)>& run) {
+                    for (auto& p : net->parameters()) p.mutable_grad() = torch::Tensor();
+                    std::vector<torch::Tensor> out = run(images);
+                    for (auto& o : out) o = o.to(torch::kFloat32);
+                    const models::yolox::LossParts parts =
+                        loss_fn({out[0], out[1], out[2], out[3], out[4]}, yolox_labels, /*use_l1=*/true);
+                    (amp ? parts.total * 65536.0 : parts.total).backward();
+                    return record_step(parts.total, *net);
+                };
+                const Snapshot start(*net);
+                const StepResult eager1 = step(forward);
+                start.restore(*net);
+                const StepResult eager2 = step(forward);
+                start.restore(*net);
+                graphs::GraphedNetwork graphed(*net, forward, images);
+                const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
+                QCOMPARE(graphed.replays(), std::int64_t{1});
+                failures += record_row("yolox", size, amp, graph, eager1, eager2, rows) ? 0 : 1;
             }
         // RT-DETR: the backbone and encoder captured, the decoder (whose denoising queries follow
         // the ground truth) and the loss eager; the denoising draws seeded alike for every run.
@@ -398,6 +441,8 @@ private:
             << "65536 before backward, as the GradScaler's first step does. Gradients fall in a category:\n"
             << "bit-identical, or eager-noise (two eager runs of the same step already differ, so bit-identity\n"
             << "is a bar no run clears). `rel. diff` is the largest |a - b| / max|b| over the parameters.\n"
+            << "YOLOX rows: the whole network is graphed (its training maps, raw regressions included); SimOTA\n"
+            << "and the loss, L1 term on, run eager in float32.\n"
             << "RT-DETR rows: the backbone and encoder are graphed, the decoder (its denoising queries follow\n"
             << "the ground truth), the matching and the loss run eager, the denoising draws seeded alike; an\n"
             << "eager-noise row passes when graph vs eager is within ten times the largest difference between\n"

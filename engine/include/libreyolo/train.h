@@ -1,10 +1,13 @@
 #pragma once
 // Training with LibreYOLO's recipes. YOLOv9: SGD (nesterov) or Adam/AdamW over three parameter
 // groups (BatchNorm weights, conv weights with decay, biases), linear warm-up then linear decay to
-// lrf, momentum warm-up 0.8 → momentum, mosaic off for the last close_mosaic epochs. RT-DETR
-// (train_defaults): AdamW over four groups (the backbone at lr_backbone), constant lr, gradients
-// clipped to clip_max_norm, no mosaic, images resized as its predict does. Both: EMA (0.9999,
-// tau 2000), validation on the EMA weights, checkpoints and results.csv per epoch.
+// lrf, momentum warm-up 0.8 → momentum, mosaic off for the last close_mosaic epochs. YOLOX
+// (train_defaults): the same groups at momentum 0.9, quadratic warm-up, cosine to lr0 · lrf held
+// through the last close_mosaic epochs, mosaic with rotation, shear and MixUp, the L1 loss term
+// once mosaic is off. RT-DETR: AdamW over four groups (the backbone at lr_backbone), constant lr,
+// gradients clipped to clip_max_norm, no mosaic, images resized as its predict does. All: EMA
+// (ema_decay, tau 2000), validation on the EMA weights, checkpoints and results.csv per epoch.
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -28,15 +31,27 @@ struct TrainOptions {
     std::string device = "auto";
     std::string optimizer = "SGD";  // SGD, Adam, AdamW
     double lr0 = 0.01;
-    double lrf = 0.01;  // final lr = lr0 · lrf
+    double lrf = 0.01;  // final lr = lr0 · lrf (LibreYOLO's min_lr_ratio)
+    // linear: warm-up then linear to lr0 · lrf. yoloxwarmcos: quadratic warm-up, cosine to
+    // lr0 · lrf, then lr0 · lrf for the last close_mosaic epochs; momentum constant.
+    std::string scheduler = "linear";
     double momentum = 0.937;
     double weight_decay = 5e-4;
     int warmup_epochs = 3;
     double warmup_momentum = 0.8;
     double warmup_lr_start = 1e-4;
-    int close_mosaic = 15;
+    int close_mosaic = 15;  // LibreYOLO's no_aug_epochs
+    // Augmentation (LibreYOLO's names; mosaic is its mosaic_prob): the mosaic's affine warp
+    // (rotation ±degrees, translation ±translate of the size, shear ±shear degrees, scale drawn
+    // from mosaic_scale), MixUp of a mosaic with another image (YOLOX), HSV jitter, horizontal flip.
     float mosaic = 1.0f;
-    bool amp = true;  // mixed precision, CUDA only
+    float degrees = 0, translate = 0.1f, shear = 0;
+    std::array<float, 2> mosaic_scale{0.5f, 1.5f};
+    float mixup_prob = 0;
+    std::array<float, 2> mixup_scale{0.5f, 1.5f};
+    float hsv_prob = 1.0f, flip_prob = 0.5f;
+    double ema_decay = 0.9999;  // the EMA's decay, ramped up as ema_decay · (1 − e^(−updates / 2000))
+    bool amp = true;            // mixed precision, CUDA only
     int seed = 0;
     int patience = 50;      // epochs without a better mAP50-95 before stopping
     int eval_interval = 1;  // validate every N epochs (and always after the last)
@@ -66,9 +81,12 @@ struct TrainOptions {
 };
 
 // The options a run of model starts from: LibreYOLO's defaults for the model's family (a model
-// name, or a checkpoint whose family its fields or keys tell). YOLOv9: TrainOptions{}. RT-DETR:
-// its RTDETRConfig (epochs 72, batch 4, AdamW, lr0 1e-4 constant, lr_backbone 5e-6, betas 0.9 /
-// 0.999, weight_decay 1e-4, no warm-up, no mosaic, clip_max_norm 0.1). model is set in the result.
+// name, or a checkpoint whose family its fields or keys tell). YOLOv9: TrainOptions{}. YOLOX: its
+// YOLOXConfig (epochs 300, momentum 0.9, yoloxwarmcos with 5 warm-up epochs from 0 and lrf 0.05,
+// degrees 10, shear 2, mosaic_scale 0.1–2, mixup_prob 1, ema_decay 0.9998, eval_interval and
+// save_period 10, sync_bn). RT-DETR: its RTDETRConfig (epochs 72, batch 4, AdamW, lr0 1e-4
+// constant, lr_backbone 5e-6, betas 0.9 / 0.999, weight_decay 1e-4, no warm-up, no mosaic,
+// clip_max_norm 0.1). model is set in the result.
 TrainOptions train_defaults(const std::string& model);
 
 // How the training step's CUDA graph (TrainOptions::cuda_graph) went: TrainResult::cuda_graph at
@@ -102,7 +120,7 @@ struct TrainEvent {
     int step = 0, steps = 0;
     double eta_seconds = 0;
     double loss = 0;                      // batch, or epoch mean
-    std::vector<std::string> loss_names;  // the family's loss parts: box, cls, dfl; vfl, bbox, giou
+    std::vector<std::string> loss_names;  // the family's loss parts: box, cls, dfl; iou, obj, cls, l1; vfl, bbox, giou
     std::vector<double> loss_parts;       // in loss_names' order
     double lr = 0;
     double step_ms = 0;

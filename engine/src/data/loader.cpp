@@ -38,6 +38,9 @@ BatchLoader::BatchLoader(std::vector<DatasetItem> items, LoaderOptions options)
         throw InvalidArgument("data: " + std::to_string(items_.size()) + " training images for " +
                               std::to_string(options_.shard_count) + " ranks");
     if (options_.pin_memory) pinner_ = std::make_unique<PinMemoryThread>();
+    if (!options_.pipeline)
+        options_.pipeline = std::make_shared<StandardPipeline>(options_.augment_options, options_.mosaic,
+                                                               options_.resize, options_.augment);
 }
 
 BatchLoader::~BatchLoader() {
@@ -46,8 +49,7 @@ BatchLoader::~BatchLoader() {
 }
 
 int BatchLoader::batches_per_epoch() const {
-    const int n = static_cast<int>(items_.size()), full = n / options_.batch, rest = n % options_.batch;
-    return full + (rest >= options_.shard_count ? 1 : 0);
+    return std::max(1, static_cast<int>(items_.size()) / options_.batch);
 }
 
 std::pair<int, int> BatchLoader::shard_positions(int index) const {
@@ -102,25 +104,13 @@ Sample BatchLoader::read(int item) const {
 }
 
 Batch BatchLoader::build(int epoch, int index, bool use_mosaic) const {
-    const int n = static_cast<int>(items_.size()), size = options_.imgsz;
+    const int size = options_.imgsz;
     std::vector<Sample> samples;
     const auto [first, last] = shard_positions(index);
     for (int j = first; j < last; ++j) {
         Rng rng((options_.seed + 1) * 0x100000001b3ull ^ (static_cast<std::uint64_t>(epoch) << 32) ^
                 static_cast<std::uint64_t>(j));
-        Sample s;
-        if (use_mosaic && rng.uniform() < options_.mosaic) {
-            const Sample a = read(order_[j]), b = read(rng.below(n)), c = read(rng.below(n)), d = read(rng.below(n));
-            s = mosaic({&a, &b, &c, &d}, size, options_.augment_options, rng);
-        } else {
-            s = options_.resize == InputResize::Stretch ? stretch_sample(read(order_[j]), size)
-                                                        : letterbox_sample(read(order_[j]), size);
-        }
-        if (options_.augment) {
-            jitter_hsv(s.rgb, options_.augment_options, rng);
-            maybe_flip(s, options_.augment_options, rng);
-        }
-        samples.push_back(std::move(s));
+        samples.push_back(options_.pipeline->make(*this, order_[j], size, use_mosaic, rng));
     }
     std::size_t most = 1;
     for (const auto& s : samples) most = std::max(most, s.boxes.size());

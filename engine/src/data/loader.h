@@ -12,6 +12,7 @@
 #include "data/augment.h"
 #include "data/batch.h"
 #include "data/pin_memory.h"
+#include "data/sample_pipeline.h"
 #include "libreyolo/dataset.h"
 #include "libreyolo/families.h"
 
@@ -41,6 +42,8 @@ struct LoaderOptions {
     InputResize resize = InputResize::Letterbox;  // the family's, so that training sees what predict feeds
     bool pin_memory = false;                      // hand batches over in page-locked memory (CUDA training)
     AugmentOptions augment_options;
+    // The family's own way of making samples; null: StandardPipeline of the options above.
+    std::shared_ptr<const SamplePipeline> pipeline;
     // Distributed runs: batch is the global batch, and this loader yields shard_rank's part of
     // each one (the global batch's positions split in shard_count consecutive runs), so the ranks
     // together see exactly the batches one process would; a last global batch smaller than
@@ -49,12 +52,14 @@ struct LoaderOptions {
     int shard_count = 1;
 };
 
-class BatchLoader {
+// An epoch is the shuffled split in whole batches, a last partial one dropped (LibreYOLO's
+// drop_last), unless the split is smaller than one batch: then it is that one batch.
+class BatchLoader : private SampleSource {
 public:
     BatchLoader(std::vector<DatasetItem> items, LoaderOptions options);
     ~BatchLoader();
     int batches_per_epoch() const;
-    std::size_t size() const { return items_.size(); }
+    std::size_t image_count() const { return items_.size(); }
     // use_mosaic: false for the last close_mosaic epochs.
     void begin_epoch(int epoch, bool use_mosaic);
     // False after the epoch's last batch.
@@ -64,7 +69,9 @@ private:
     Batch build(int epoch, int index, bool use_mosaic) const;
     // The epoch positions [first, last) of this shard's part of global batch index.
     std::pair<int, int> shard_positions(int index) const;
-    Sample read(int item) const;
+    int size() const override { return static_cast<int>(items_.size()); }
+    Sample read(int item) const override;
+    bool has_boxes(int item) const override { return !items_[item].labels.empty(); }
     void launch(int index);
 
     std::vector<DatasetItem> items_;

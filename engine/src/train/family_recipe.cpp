@@ -30,6 +30,19 @@ std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vecto
     return grouped<torch::optim::AdamW>(groups, torch::optim::AdamWOptions(o.lr0).betas({o.momentum, 0.999}));
 }
 
+std::vector<ParameterGroup> batch_norm_weight_bias_groups(const torch::nn::Module& net, double weight_decay) {
+    ParameterGroup bn{{}, 0, 1}, weights{{}, weight_decay, 1}, biases{{}, 0, 1};
+    for (const auto& p : net.named_parameters()) {
+        if (p.key().ends_with(".bias"))
+            biases.params.push_back(p.value());
+        else if (p.key().ends_with(".bn.weight"))
+            bn.params.push_back(p.value());
+        else
+            weights.params.push_back(p.value());
+    }
+    return {bn, weights, biases};
+}
+
 void optimizer_step(torch::optim::Optimizer& optimizer, GradScaler& scaler, bool amp, double clip_max_norm,
                     torch::nn::Module& net) {
     const auto clip = [&] {

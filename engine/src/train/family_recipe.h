@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "data/sample_pipeline.h"
 #include "libreyolo/train.h"
 #include "nn/detector.h"
 #include "train/grad_scaler.h"
@@ -30,6 +31,14 @@ public:
     // rate as a multiple of the schedule's.
     virtual std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& o) = 0;
     const std::vector<double>& lr_ratios() const { return lr_ratios_; }
+    // The family's own training samples (null: the loader's StandardPipeline).
+    virtual std::shared_ptr<const data::SamplePipeline> sample_pipeline(const data::AugmentOptions&, float) const {
+        return nullptr;
+    }
+    // Before each epoch's first batch; mosaic_epoch: false in the last close_mosaic epochs.
+    virtual void begin_epoch(int /*epoch*/, bool /*mosaic_epoch*/) {}
+    // Before the optimizer and the EMA exist, for a network not loaded from weights.
+    virtual void initialise_fresh_network() {}
     // Whether its BatchNorm layers go through distributed::batch_norm, so that sync_bn applies.
     virtual bool supports_sync_batch_norm() const { return false; }
     // images (B, 3, H, W) on the device; targets (B, T, 5) class, x1, y1, x2, y2 normalised, zero
@@ -56,6 +65,10 @@ struct ParameterGroup {
 };
 std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vector<ParameterGroup>& groups,
                                                                 const TrainOptions& o);
+
+// LibreYOLO's three groups of a convolutional network whose BatchNorm layers are named "bn": the
+// BatchNorm weights (no decay), every other weight (weight_decay), the biases (no decay).
+std::vector<ParameterGroup> batch_norm_weight_bias_groups(const torch::nn::Module& net, double weight_decay);
 
 // After backward: the optimizer step, through the GradScaler with amp, the gradients of net
 // clipped to clip_max_norm (> 0) first, after unscaling (LibreYOLO's clip_max_norm).

@@ -17,7 +17,8 @@ void copy_weights(torch::nn::Module& from, torch::nn::Module& to) {
 
 }  // namespace
 
-ModelEma::ModelEma(const Model::Impl& model) : impl_(std::make_unique<Model::Impl>(model)) {
+ModelEma::ModelEma(const Model::Impl& model, double decay)
+    : impl_(std::make_unique<Model::Impl>(model)), decay_(decay) {
     impl_->net = registry::build_network(model.spec);
     copy_weights(*model.net, *impl_->net);
     impl_->net->to(model.device);
@@ -37,7 +38,7 @@ void ModelEma::start(torch::nn::Module& trained) {
 
 void ModelEma::update() {
     ++updates;
-    ema_blend(averaged_, trained_, 0.9999 * (1 - std::exp(-double(updates) / 2000.0)));
+    ema_blend(averaged_, trained_, decay_ * (1 - std::exp(-double(updates) / 2000.0)));
 }
 
 Model ModelEma::snapshot() const {

@@ -13,13 +13,13 @@ namespace libreyolo::training {
 class ModelEma {
 public:
     // A new network of model's architecture (built as the registry builds it), holding model's
-    // weights, on its device, in eval mode.
-    explicit ModelEma(const Model::Impl& model);
+    // weights, on its device, in eval mode; decay: LibreYOLO's ema_decay.
+    ModelEma(const Model::Impl& model, double decay);
 
     // Copies the trained network's weights again (after a distributed run broadcast rank 0's), then
     // freezes the average and pairs its tensors with the trained network's for update().
     void start(torch::nn::Module& trained);
-    // One step: decay ramps up as 0.9999 · (1 − e^(−updates / 2000)).
+    // One step: the decay ramps up as decay · (1 − e^(−updates / 2000)).
     void update();
 
     Model::Impl& impl() { return *impl_; }
@@ -29,6 +29,7 @@ public:
 
 private:
     std::unique_ptr<Model::Impl> impl_;
+    double decay_;
     // The average's and the trained network's tensor for every floating-point entry, paired once by
     // position: the optimizer and checkpoint loading update both in place.
     std::vector<torch::Tensor> averaged_, trained_;

@@ -1,20 +1,41 @@
 #include "train/schedule.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "libreyolo/errors.h"
 
 namespace libreyolo::training {
 
 Schedule Schedule::of(const TrainOptions& o, int batches_per_epoch) {
-    return {o.lr0,
+    Kind kind = Kind::Linear;
+    if (o.scheduler == "yoloxwarmcos")
+        kind = Kind::WarmupCosine;
+    else if (o.scheduler != "linear")
+        throw InvalidArgument("scheduler: '" + o.scheduler + "' is not linear or yoloxwarmcos");
+    return {kind,
+            o.lr0,
             o.lr0 * o.lrf,
             std::min(o.warmup_lr_start, o.lr0),
             o.warmup_momentum,
             o.momentum,
             int64_t(batches_per_epoch) * o.warmup_epochs,
-            int64_t(batches_per_epoch) * o.epochs};
+            int64_t(batches_per_epoch) * o.epochs,
+            int64_t(batches_per_epoch) * o.close_mosaic};
 }
 
 double Schedule::lr(int64_t it) const {
+    if (kind == Kind::WarmupCosine) {
+        if (warmup_iters > 0 && it <= warmup_iters) {
+            const double progress = double(it) / double(warmup_iters);
+            return (lr0 - warmup_start) * progress * progress + warmup_start;
+        }
+        if (it >= total_iters - plateau_iters) return final_lr;
+        return final_lr + 0.5 * (lr0 - final_lr) *
+                              (1.0 + std::cos(std::numbers::pi * double(it - warmup_iters) /
+                                              double(total_iters - warmup_iters - plateau_iters)));
+    }
     if (it <= warmup_iters)
         return warmup_iters > 0 ? (lr0 - warmup_start) * double(it) / double(warmup_iters) + warmup_start : lr0;
     const double progress = double(it - warmup_iters) / double(std::max<int64_t>(1, total_iters - warmup_iters));
@@ -22,7 +43,7 @@ double Schedule::lr(int64_t it) const {
 }
 
 double Schedule::beta(int64_t it) const {
-    if (warmup_iters <= 0 || it >= warmup_iters) return momentum;
+    if (kind == Kind::WarmupCosine || warmup_iters <= 0 || it >= warmup_iters) return momentum;
     return warmup_momentum + (momentum - warmup_momentum) * double(it) / double(warmup_iters);
 }
 

@@ -10,11 +10,17 @@
 
 namespace libreyolo::training {
 
-// LibreYOLO's LinearLRScheduler with momentum warm-up: linear from warmup_lr_start to lr0 over the
-// warm-up steps, then linear to lr0 · lrf at the last step; momentum from warmup_momentum up.
+// The lr and momentum of every step (0-based, set before it), by o.scheduler:
+// linear: LibreYOLO's LinearLRScheduler with momentum warm-up, linear from warmup_lr_start to lr0
+// over the warm-up steps, then linear to lr0 · lrf at the last step; momentum from
+// warmup_momentum up.
+// yoloxwarmcos: LibreYOLO's WarmupCosineScheduler, quadratic from warmup_lr_start to lr0, cosine
+// down to lr0 · lrf, which the last close_mosaic epochs keep; momentum constant.
 struct Schedule {
+    enum class Kind { Linear, WarmupCosine };
+    Kind kind = Kind::Linear;
     double lr0, final_lr, warmup_start, warmup_momentum, momentum;
-    int64_t warmup_iters, total_iters;
+    int64_t warmup_iters, total_iters, plateau_iters;
 
     static Schedule of(const TrainOptions& o, int batches_per_epoch);
     double lr(int64_t step) const;

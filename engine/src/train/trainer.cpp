@@ -39,6 +39,25 @@ void validate_options(const TrainOptions& o) {
     if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
         fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
     if (!(o.clip_max_norm >= 0)) fail("clip_max_norm: must be 0 (off) or positive");
+    if (o.scheduler != "linear" && o.scheduler != "yoloxwarmcos")
+        fail("scheduler: '" + o.scheduler + "' is not linear or yoloxwarmcos");
+    const auto probability = [&](const char* key, float p) {
+        if (!(p >= 0 && p <= 1)) fail(std::string(key) + ": must be a probability in [0, 1], got " + std::to_string(p));
+    };
+    probability("mosaic", o.mosaic);
+    probability("mixup_prob", o.mixup_prob);
+    probability("hsv_prob", o.hsv_prob);
+    probability("flip_prob", o.flip_prob);
+    const auto range = [&](const char* key, const std::array<float, 2>& r) {
+        if (!(r[0] > 0 && r[0] <= r[1]))
+            fail(std::string(key) + ": needs 0 < low <= high, got " + std::to_string(r[0]) + "," +
+                 std::to_string(r[1]));
+    };
+    range("mosaic_scale", o.mosaic_scale);
+    range("mixup_scale", o.mixup_scale);
+    if (!(o.degrees >= 0 && o.shear >= 0 && o.translate >= 0 && o.translate < 1))
+        fail("degrees, shear, translate: must be non-negative (translate below 1)");
+    if (!(o.ema_decay > 0 && o.ema_decay < 1)) fail("ema_decay: must be in (0, 1), got " + std::to_string(o.ema_decay));
 }
 
 class TrainingRun {
@@ -122,12 +141,13 @@ void TrainingRun::load_network(const DatasetConfig& config) {
                            " family's batch norm layers are not synchronised across ranks; train " +
                            impl.spec.name.canonical() + " with sync_bn=false (each rank normalises its own part)");
     loss_names_ = recipe_->loss_names();
+    if (!impl.pretrained) recipe_->initialise_fresh_network();
     // AMP as LibreYOLO: the forward pass under float16 autocast, backward through a GradScaler; the
     // family's loss in float32.
     amp_ = impl.device.is_cuda() && o_.amp;
     scaler_ = std::make_unique<training::GradScaler>(impl.device);
     if (amp_) log_info("train", "amp: float16 autocast with dynamic loss scaling");
-    ema_ = std::make_unique<training::ModelEma>(impl);
+    ema_ = std::make_unique<training::ModelEma>(impl, o_.ema_decay);
     if (rank_)  // every rank starts from rank 0's weights, the EMA included
         dist_ = std::make_unique<distributed::DistributedTraining>(
             *rank_, impl.device, std::chrono::seconds(o_.dist_timeout), *impl.net, o_.sync_bn);
@@ -149,6 +169,12 @@ void TrainingRun::load_data(const DatasetConfig& config) {
     lo.mosaic = o_.mosaic;
     lo.resize = family_traits(impl.spec.name.family).input_resize;
     lo.pin_memory = impl.device.is_cuda();
+    lo.augment_options = {o_.degrees,    o_.translate,      o_.shear,          o_.mosaic_scale[0], o_.mosaic_scale[1],
+                          o_.mixup_prob, o_.mixup_scale[0], o_.mixup_scale[1], o_.hsv_prob,        o_.flip_prob};
+    lo.pipeline = recipe_->sample_pipeline(lo.augment_options, o_.mosaic);
+    if (!lo.pipeline && o_.mixup_prob > 0)
+        throw NotSupported("mixup_prob: the " + family_traits(impl.spec.name.family).display_name +
+                           " family's training samples have no MixUp; set mixup_prob=0");
     if (dist_) {
         lo.shard_rank = rank_->rank;
         lo.shard_count = rank_->world_size;
@@ -231,7 +257,9 @@ bool TrainingRun::train_epoch(int epoch) {
     training::EpochTotals totals;
     totals.start = Clock::now();
     totals.sums.assign(1 + loss_names_.size(), 0.0);
-    loader_->begin_epoch(epoch, epoch <= o_.epochs - o_.close_mosaic);
+    const bool mosaic_epoch = epoch <= o_.epochs - o_.close_mosaic;
+    loader_->begin_epoch(epoch, mosaic_epoch);
+    recipe_->begin_epoch(epoch, mosaic_epoch);
     model_->impl().net->train();
     data::Batch batch;
     for (int b = 1; loader_->next(batch); ++b) {
@@ -265,7 +293,7 @@ TrainResult TrainingRun::run() {
     load_data(config);
     start_optimizer();
     const Model::Impl& impl = model_->impl();
-    log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader_->size()) +
+    log_info("train", "training " + impl.spec.name.canonical() + " on " + std::to_string(loader_->image_count()) +
                           " images, " + std::to_string(batches_) + " batches an epoch, device " + impl.device.str() +
                           ", results in " + folder_->path().string());
     start_graph();

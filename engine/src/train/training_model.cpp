@@ -19,6 +19,7 @@ Model with_new_class_head(const Model::Impl& m, int nc, const TrainOptions& o) {
         if (target.count(k) && target[k].sizes() == v.sizes()) target[k].copy_(v), ++copied;
     log_info("train", o.model + " has " + std::to_string(m.meta.nc) + " classes, the dataset " + std::to_string(nc) +
                           ": transferred " + std::to_string(copied) + " tensors, new class head");
+    fresh.impl().pretrained = m.pretrained;  // the transferred tensors are trained ones
     return fresh;
 }
 

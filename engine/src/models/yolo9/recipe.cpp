@@ -5,17 +5,8 @@
 namespace libreyolo::models::yolo9 {
 
 std::unique_ptr<torch::optim::Optimizer> YOLO9Recipe::make_optimizer(const TrainOptions& o) {
-    training::ParameterGroup bn{{}, 0, 1}, weights{{}, o.weight_decay, 1}, biases{{}, 0, 1};
-    for (const auto& p : net_->named_parameters()) {
-        if (p.key().ends_with(".bias"))
-            biases.params.push_back(p.value());
-        else if (p.key().ends_with(".bn.weight"))
-            bn.params.push_back(p.value());
-        else
-            weights.params.push_back(p.value());
-    }
     lr_ratios_ = {1, 1, 1};
-    return training::make_grouped_optimizer({bn, weights, biases}, o);
+    return training::make_grouped_optimizer(training::batch_norm_weight_bias_groups(*net_, o.weight_decay), o);
 }
 
 training::StepLoss YOLO9Recipe::loss(const torch::Tensor& images, const torch::Tensor& targets,

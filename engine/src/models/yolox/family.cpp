@@ -3,6 +3,7 @@
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
 #include "models/weight_shapes.h"
+#include "models/yolox/recipe.h"
 #include "models/yolox/yolox.h"
 
 namespace libreyolo::models::yolox {
@@ -57,12 +58,35 @@ void infer_spec(const registry::WeightMap& weights, const io::CheckpointMeta& me
                                    std::to_string(nc_from_weights) + " outputs; using the weights");
 }
 
+// LibreYOLO's YOLOXConfig (TrainConfig with momentum 0.9 and sync_bn) and YOLOXTrainer: lr0 0.01
+// whatever the batch, every size at 640.
+void training_defaults(TrainOptions& o) {
+    o.epochs = 300;
+    o.momentum = 0.9;
+    o.scheduler = "yoloxwarmcos";
+    o.warmup_epochs = 5;
+    o.warmup_lr_start = 0;
+    o.warmup_momentum = 0.9;
+    o.lrf = 0.05;
+    o.close_mosaic = 15;
+    o.degrees = 10;
+    o.shear = 2;
+    o.mosaic_scale = {0.1f, 2.0f};
+    o.mixup_prob = 1;
+    o.mixup_scale = {0.5f, 1.5f};
+    o.ema_decay = 0.9998;
+    o.eval_interval = 10;
+    o.save_period = 10;
+    o.sync_bn = true;
+}
+
 }  // namespace
 
 registry::FamilyDefinition family() {
     registry::FamilyDefinition f;
     // Inference graphs (detect): replay bit-identically for every size, fp32/fp16, batch 1/8
-    // (docs/graph-parity.md). Training graphs: not yet (no training recipe).
+    // (docs/graph-parity.md). Training graphs (detect): the whole network's forward and backward,
+    // step-0 loss and BatchNorm buffers bit-identical to eager (docs/graph-training-parity.md).
     f.traits.family = "yolox";
     f.traits.display_name = "YOLOX";
     f.traits.sizes = {"n", "t", "s", "m", "l", "x"};
@@ -73,6 +97,7 @@ registry::FamilyDefinition family() {
         if (imgsz != f.traits.default_imgsz) f.traits.size_imgsz[size] = imgsz;
     }
     f.traits.cuda_graph_inference_tasks = {"detect"};
+    f.traits.cuda_graph_training_tasks = {"detect"};
     f.traits.fused_attention_default = false;
     // LibreYOLO's YOLOX predict letterboxes with Pillow's bilinear resize; its postprocess keeps
     // the best class of each box (objectness × class score) above conf, with no candidate cap.
@@ -83,6 +108,12 @@ registry::FamilyDefinition family() {
     f.infer_spec = infer_spec;
     f.build = [](const registry::NetworkSpec& spec) -> nn::Detector {
         return std::make_shared<YOLOXImpl>(spec.name.size, spec.nc);
+    };
+    f.training_defaults = training_defaults;
+    f.make_recipe = [](const nn::Detector& net, int nc) -> std::unique_ptr<training::FamilyRecipe> {
+        auto yolox = std::dynamic_pointer_cast<YOLOXImpl>(net);
+        if (!yolox) throw InvalidArgument("yolox recipe: the network is not a YOLOX");
+        return std::make_unique<YOLOXRecipe>(yolox, nc);
     };
     return f;
 }
