@@ -211,14 +211,16 @@ private Q_SLOTS:
                 const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
                     const CudaAutocast autocast(amp);
                     const models::yolox::TrainMaps m = net->head->train_maps(net->features(x), true);
-                    return std::vector<torch::Tensor>{m.outputs, m.x_shifts, m.y_shifts, m.strides, m.raw_box};
+                    return std::vector<torch::Tensor>{m.outputs, m.raw_box};
                 };
                 const auto step = [&](const std::function<std::vector<torch::Tensor>(const torch::Tensor&)>& run) {
                     for (auto& p : net->parameters()) p.mutable_grad() = torch::Tensor();
-                    std::vector<torch::Tensor> out = run(images);
-                    for (auto& o : out) o = o.to(torch::kFloat32);
-                    const models::yolox::LossParts parts =
-                        loss_fn({out[0], out[1], out[2], out[3], out[4]}, yolox_labels, /*use_l1=*/true);
+                    const std::vector<torch::Tensor> out = run(images);
+                    models::yolox::TrainMaps maps;
+                    maps.outputs = out[0].to(torch::kFloat32);
+                    maps.raw_box = out[1].to(torch::kFloat32);
+                    models::yolox::set_anchor_grid(maps, models::yolox::level_sizes(640, 640), maps.outputs.options());
+                    const models::yolox::LossParts parts = loss_fn(maps, yolox_labels, /*use_l1=*/true);
                     (amp ? parts.total * 65536.0 : parts.total).backward();
                     return record_step(parts.total, *net);
                 };

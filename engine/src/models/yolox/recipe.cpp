@@ -45,15 +45,18 @@ training::StepLoss YOLOXRecipe::loss(const torch::Tensor& images, const torch::T
                                      training::NetworkGraph& graph, bool amp) {
     loss_fn_.global_positive_sum = global_target_sum;
     // The raw box regressions come out of every forward, so that the L1 switch leaves a captured
-    // graph valid.
+    // graph valid; the graph's outputs are what gradients flow through, the anchor grid is built
+    // beside it.
     const std::vector<torch::Tensor> out = graph.forward(images, *net_, [&](const torch::Tensor& x) {
         const CudaAutocast autocast(amp);
         TrainMaps m = net_->head->train_maps(net_->features(x), /*with_raw_box=*/true);
-        return std::vector<torch::Tensor>{m.outputs, m.x_shifts, m.y_shifts, m.strides, m.raw_box};
+        return std::vector<torch::Tensor>{m.outputs, m.raw_box};
     });
     // The loss and SimOTA in float32, as LibreYOLO computes its cost and loss reductions.
-    TrainMaps maps{out[0].to(torch::kFloat32), out[1].to(torch::kFloat32), out[2].to(torch::kFloat32),
-                   out[3].to(torch::kFloat32), out[4].to(torch::kFloat32)};
+    TrainMaps maps;
+    maps.outputs = out[0].to(torch::kFloat32);
+    maps.raw_box = out[1].to(torch::kFloat32);
+    set_anchor_grid(maps, level_sizes(images.size(2), images.size(3)), maps.outputs.options());
     const LossParts parts = loss_fn_(maps, targets_as_labels(targets, images.size(3), images.size(2)), use_l1_);
     return {parts.total, {parts.iou, parts.obj, parts.cls, parts.l1}};
 }

@@ -170,31 +170,47 @@ torch::Tensor HeadImpl::decode(const std::vector<torch::Tensor>& levels) const {
     return torch::cat({centre - half, centre + half, scores}, -1).transpose(1, 2);
 }
 
+void set_anchor_grid(TrainMaps& maps, const LevelSizes& levels, const torch::TensorOptions& opts) {
+    std::vector<torch::Tensor> xs, ys, strides;
+    for (size_t k = 0; k < levels.size(); ++k) {
+        const auto [h, w] = levels[k];
+        const torch::Tensor grid = cell_grid(h, w, opts);
+        xs.push_back(grid.index({Slice(), Slice(), 0}));
+        ys.push_back(grid.index({Slice(), Slice(), 1}));
+        strides.push_back(torch::full({1, h * w}, static_cast<double>(kStrides[k]), opts));
+    }
+    maps.x_shifts = torch::cat(xs, 1);
+    maps.y_shifts = torch::cat(ys, 1);
+    maps.strides = torch::cat(strides, 1);
+}
+
+LevelSizes level_sizes(int64_t height, int64_t width) {
+    LevelSizes levels;
+    for (size_t k = 0; k < levels.size(); ++k) levels[k] = {height / kStrides[k], width / kStrides[k]};
+    return levels;
+}
+
 TrainMaps HeadImpl::train_maps(const std::array<torch::Tensor, 3>& features, bool with_raw_box) {
-    std::vector<torch::Tensor> outputs, xs, ys, strides, raw;
+    std::vector<torch::Tensor> outputs, raw;
+    LevelSizes levels;
     for (size_t k = 0; k < features.size(); ++k) {
         const LevelOutputs o = run_level(k, features[k]);
         const int64_t b = o.box.size(0), h = o.box.size(2), w = o.box.size(3);
-        const auto opts = o.box.options();
+        levels[k] = {h, w};
         // (B, 5 + nc, H, W) → (B, H·W, 5 + nc), LibreYOLO's get_output_and_grid.
         torch::Tensor out = torch::cat({o.box, o.obj, o.cls}, 1).permute({0, 2, 3, 1}).reshape({b, h * w, -1});
-        const torch::Tensor grid = cell_grid(h, w, opts);
+        const torch::Tensor grid = cell_grid(h, w, o.box.options());
         const double stride = static_cast<double>(kStrides[k]);
         out = torch::cat({(out.index({Ellipsis, Slice(0, 2)}) + grid) * stride,
                           torch::exp(out.index({Ellipsis, Slice(2, 4)})) * stride,
                           out.index({Ellipsis, Slice(4, torch::indexing::None)})},
                          -1);
         outputs.push_back(out);
-        xs.push_back(grid.index({Slice(), Slice(), 0}));
-        ys.push_back(grid.index({Slice(), Slice(), 1}));
-        strides.push_back(torch::full({1, h * w}, stride, opts));
         if (with_raw_box) raw.push_back(o.box.permute({0, 2, 3, 1}).reshape({b, h * w, 4}));
     }
     TrainMaps m;
     m.outputs = torch::cat(outputs, 1);
-    m.x_shifts = torch::cat(xs, 1);
-    m.y_shifts = torch::cat(ys, 1);
-    m.strides = torch::cat(strides, 1);
+    set_anchor_grid(m, levels, m.outputs.options());
     if (with_raw_box) m.raw_box = torch::cat(raw, 1);
     return m;
 }

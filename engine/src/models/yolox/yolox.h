@@ -52,6 +52,13 @@ struct TrainMaps {
     torch::Tensor raw_box;   // (B, anchors, 4), defined only when asked for
 };
 
+// The anchors' cells and strides of maps (x_shifts, y_shifts, strides) for pyramid levels of
+// these (height, width) at strides 8, 16, 32, with opts' dtype and device.
+using LevelSizes = std::array<std::pair<int64_t, int64_t>, 3>;
+void set_anchor_grid(TrainMaps& maps, const LevelSizes& levels, const torch::TensorOptions& opts);
+// The level sizes of a height × width input (multiples of 32).
+LevelSizes level_sizes(int64_t height, int64_t width);
+
 class HeadImpl : public torch::nn::Module {
 public:
     HeadImpl(int64_t nc, double width, bool depthwise);
