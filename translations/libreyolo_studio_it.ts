@@ -790,90 +790,105 @@ Resta in uso %2.</translation>
     <name>TrainCharts</name>
     <message>
         <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
         <source>box</source>
         <translation>riquadro</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
         <source>cls</source>
         <translation>classe</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="16"/>
+        <source>iou</source>
+        <translation>iou</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="17"/>
+        <source>obj</source>
+        <translation>obj</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="17"/>
+        <source>l1</source>
+        <translation>l1</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="18"/>
         <source>vfl</source>
         <translation>vfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
+        <location filename="../ui/train_charts.cpp" line="18"/>
         <source>bbox</source>
         <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
+        <location filename="../ui/train_charts.cpp" line="19"/>
         <source>giou</source>
         <translation>GIoU</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="71"/>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="87"/>
         <source>step</source>
         <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
         <source>loss</source>
         <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="71"/>
+        <location filename="../ui/train_charts.cpp" line="76"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="74"/>
+        <location filename="../ui/train_charts.cpp" line="81"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="74"/>
+        <location filename="../ui/train_charts.cpp" line="81"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="74"/>
+        <location filename="../ui/train_charts.cpp" line="81"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="74"/>
+        <location filename="../ui/train_charts.cpp" line="81"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="87"/>
         <source>learning rate</source>
         <translation>tasso di apprendimento</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="87"/>
         <source>lr</source>
         <translation>lr</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="87"/>
         <source>step ms</source>
         <translation>ms per passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="84"/>
+        <location filename="../ui/train_charts.cpp" line="91"/>
         <source>ms a step</source>
         <translation>ms per passo</translation>
     </message>

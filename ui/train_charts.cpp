@@ -10,21 +10,26 @@
 
 namespace {
 
-// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's and RT-DETR's.
+// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's, YOLOX's and RT-DETR's.
 constexpr const char* kLossPartNames[] = {
-    QT_TRANSLATE_NOOP("TrainCharts", "box"),  QT_TRANSLATE_NOOP("TrainCharts", "cls"),
-    QT_TRANSLATE_NOOP("TrainCharts", "dfl"),  QT_TRANSLATE_NOOP("TrainCharts", "vfl"),
-    QT_TRANSLATE_NOOP("TrainCharts", "bbox"), QT_TRANSLATE_NOOP("TrainCharts", "giou")};
+    QT_TRANSLATE_NOOP("TrainCharts", "box"), QT_TRANSLATE_NOOP("TrainCharts", "cls"),
+    QT_TRANSLATE_NOOP("TrainCharts", "dfl"), QT_TRANSLATE_NOOP("TrainCharts", "iou"),
+    QT_TRANSLATE_NOOP("TrainCharts", "obj"), QT_TRANSLATE_NOOP("TrainCharts", "l1"),
+    QT_TRANSLATE_NOOP("TrainCharts", "vfl"), QT_TRANSLATE_NOOP("TrainCharts", "bbox"),
+    QT_TRANSLATE_NOOP("TrainCharts", "giou")};
+
+// The loss plot's curves: the batch loss, the epoch mean, then the family's parts.
+constexpr int kEpochMean = 1, kFirstPart = 2, kParts = 4;
 
 // The legend gets a row of its own above the axes, so it never covers the newest data.
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
-    const QColor colors[] = {QColor(30, 30, 30), QColor(200, 60, 40), QColor(40, 120, 200), QColor(60, 160, 60),
-                             QColor(150, 60, 170)};
+    const QColor colors[] = {QColor(30, 30, 30),  QColor(200, 60, 40),  QColor(40, 120, 200),
+                             QColor(60, 160, 60), QColor(150, 60, 170), QColor(210, 150, 30)};
     for (int i = 0; i < series.size(); ++i) {
         QCPGraph* g = plot->addGraph();
         g->setName(series[i]);
-        g->setPen(QPen(colors[i % 5], 1.5));
+        g->setPen(QPen(colors[i % 6], 1.5));
     }
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -68,9 +73,11 @@ void dropFrom(QCPGraph* graph, double key) {
 }  // namespace
 
 TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent) {
-    lossPlot_ = makePlot(tr("step"), tr("loss"), {tr("loss"), tr("box"), tr("cls"), tr("dfl"), tr("epoch mean")}, this);
-    lossPlot_->graph(4)->setLineStyle(QCPGraph::lsNone);
-    lossPlot_->graph(4)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+    lossPlot_ =
+        makePlot(tr("step"), tr("loss"), {tr("loss"), tr("epoch mean"), tr("box"), tr("cls"), tr("dfl"), ""}, this);
+    lossPlot_->graph(kEpochMean)->setLineStyle(QCPGraph::lsNone);
+    lossPlot_->graph(kEpochMean)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
+    showParts(3);
     metricPlot_ = makePlot(tr("epoch"), tr("mAP"), {tr("mAP50"), tr("mAP50-95")}, this);
     // Discs: the first validation is a single point, which a line alone would not show.
     for (int i = 0; i < metricPlot_->graphCount(); ++i)
@@ -93,6 +100,18 @@ TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split);
 }
 
+void TrainCharts::showParts(int count) {
+    for (int i = 0; i < kParts; ++i) {
+        QCPGraph* part = lossPlot_->graph(kFirstPart + i);
+        if (part->visible() == (i < count)) continue;
+        part->setVisible(i < count);
+        if (i < count)
+            part->addToLegend();
+        else
+            part->removeFromLegend();
+    }
+}
+
 void TrainCharts::clear() {
     for (QCustomPlot* plot : {lossPlot_, metricPlot_, ratePlot_})
         for (int i = 0; i < plot->graphCount(); ++i) plot->graph(i)->data()->clear();
@@ -104,12 +123,16 @@ void TrainCharts::addBatch(const libreyolo::TrainEvent& e) {
     for (QCustomPlot* plot : {lossPlot_, ratePlot_})
         for (int i = 0; i < plot->graphCount(); ++i) dropFrom(plot->graph(i), e.step);
     lossPlot_->graph(0)->addData(e.step, e.loss);
-    // The family's three parts (YOLOv9: box, cls, dfl; RT-DETR: vfl, bbox, giou) name the curves.
-    for (std::size_t i = 0; i < e.loss_parts.size() && i < 3; ++i) {
-        QCPGraph* part = lossPlot_->graph(static_cast<int>(i) + 1);
-        const QString name = i < e.loss_names.size() ? lossPartName(e.loss_names[i]) : QString();
+    // The family's parts (YOLOv9: box, cls, dfl; YOLOX: iou, obj, cls, l1; RT-DETR: vfl, bbox,
+    // giou) name the curves.
+    const int parts = std::min(static_cast<int>(e.loss_parts.size()), kParts);
+    showParts(parts);
+    for (int i = 0; i < parts; ++i) {
+        QCPGraph* part = lossPlot_->graph(kFirstPart + i);
+        const auto index = static_cast<std::size_t>(i);
+        const QString name = index < e.loss_names.size() ? lossPartName(e.loss_names[index]) : QString();
         if (!name.isEmpty() && part->name() != name) part->setName(name);
-        part->addData(e.step, e.loss_parts[i]);
+        part->addData(e.step, e.loss_parts[index]);
     }
     lossPlot_->rescaleAxes();
     fitCountAxis(lossPlot_->xAxis);
@@ -126,8 +149,8 @@ void TrainCharts::addBatch(const libreyolo::TrainEvent& e) {
 
 void TrainCharts::addEpoch(const libreyolo::TrainEvent& e) {
     const double lastStep = static_cast<double>(e.epoch) * e.batches;  // the epoch mean sits at its last step
-    dropFrom(lossPlot_->graph(4), lastStep);
-    lossPlot_->graph(4)->addData(lastStep, e.loss);
+    dropFrom(lossPlot_->graph(kEpochMean), lastStep);
+    lossPlot_->graph(kEpochMean)->addData(lastStep, e.loss);
     lossPlot_->replot(QCustomPlot::rpQueuedReplot);
     if (e.map50 < 0) return;  // not validated this epoch
     for (int i = 0; i < metricPlot_->graphCount(); ++i) dropFrom(metricPlot_->graph(i), e.epoch);

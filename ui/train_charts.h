@@ -27,6 +27,8 @@ public:
 private:
     // The engine's name of a loss part (box, cls, ...), translated where known.
     static QString lossPartName(const std::string& engineName);
+    // The first count part curves in the plot and its legend, the others out of both.
+    void showParts(int count);
 
     QCustomPlot* lossPlot_ = nullptr;
     QCustomPlot* metricPlot_ = nullptr;

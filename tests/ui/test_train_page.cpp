@@ -99,7 +99,7 @@ private Q_SLOTS:
         QVERIFY2(watch.unresponsiveness().isEmpty(), qPrintable(watch.unresponsiveness()));
         QVERIFY(page.lossPlot()->graph(0)->dataCount() >= 2);   // 8 training images, batch 4
         QCOMPARE(page.metricPlot()->graph(0)->dataCount(), 1);  // validated after the last epoch
-        QCOMPARE(page.lossPlot()->graph(4)->dataCount(), 1);    // the epoch's mean loss
+        QCOMPARE(page.lossPlot()->graph(1)->dataCount(), 1);    // the epoch's mean loss
         QCOMPARE(page.ratePlot()->graph(0)->dataCount(), page.lossPlot()->graph(0)->dataCount());  // lr per step
         QVERIFY(page.ratePlot()->graph(1)->data()->at(0)->value > 0);                              // step ms
         // One validation: mAP keeps [0, 1], epochs start at 0.
@@ -143,6 +143,35 @@ private Q_SLOTS:
         model->setText("rtdetr-nope");  // a typo changes nothing; train() explains it at start
         Q_EMIT model->editingFinished();
         QCOMPARE(page.options().optimizer, std::string("SGD"));
+    }
+
+    // A YOLOX model brings LibreYOLO's YOLOX recipe, and its run plots the family's four loss parts.
+    void aYoloxModelBringsItsRecipeAndTrains() {
+        TrainPage page;
+        auto* model = page.findChild<QLineEdit*>("model");
+        QVERIFY(model);
+        model->setText("yolox-n");
+        Q_EMIT model->editingFinished();
+        libreyolo::TrainOptions o = page.options();
+        QCOMPARE(o.scheduler, std::string("yoloxwarmcos"));
+        QCOMPARE(o.epochs, 300);
+        QCOMPARE(o.momentum, 0.9);
+        QCOMPARE(o.mixup_prob, 1.0f);
+        QCOMPARE(o.ema_decay, 0.9998);
+        libreyolo::TrainOptions run = tiny("yolox", 1);
+        run.model = "yolox-n";
+        run.scheduler = o.scheduler;
+        run.mixup_prob = o.mixup_prob;
+        page.setOptions(run);
+        QSignalSpy finished(&page, &TrainPage::runFinished);
+        page.start();
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.first().at(1).toBool(), false);
+        QStringList parts;
+        for (int g = 2; g < page.lossPlot()->graphCount(); ++g)
+            if (page.lossPlot()->graph(g)->visible()) parts << page.lossPlot()->graph(g)->name();
+        QCOMPARE(parts, (QStringList{"iou", "obj", "cls", "l1"}));
+        QVERIFY(page.lossPlot()->graph(5)->dataCount() >= 2);
     }
 
     void stopLeavesACheckpointThatResumeContinues() {
