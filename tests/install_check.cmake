@@ -9,7 +9,7 @@ if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cmake --install failed (${rc})")
 endif()
 set(expected bin/libreyolo share/libreyolo-studio/resources/models/yolo9t-shapes.safetensors
-    share/libreyolo-studio/resources/samples/shapes.png share/libreyolo-studio/scripts/libreyolo_convert.py)
+    share/libreyolo-studio/resources/samples/shapes.png)
 if(GUI)
   list(APPEND expected bin/libreyolo-studio share/applications/libreyolo-studio.desktop
        share/icons/hicolor/256x256/apps/libreyolo-studio.png)

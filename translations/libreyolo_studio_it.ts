@@ -790,19 +790,19 @@ Resta in uso %2.</translation>
     <name>TrainCharts</name>
     <message>
         <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>box</source>
         <translation>riquadro</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>cls</source>
         <translation>classe</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
@@ -837,18 +837,18 @@ Resta in uso %2.</translation>
         <translation>GIoU</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <location filename="../ui/train_charts.cpp" line="87"/>
         <source>step</source>
         <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>loss</source>
         <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="76"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
@@ -897,8 +897,8 @@ Resta in uso %2.</translation>
     <name>TrainForm</name>
     <message>
         <location filename="../ui/train_form.cpp" line="22"/>
-        <source>A model name (%1: from scratch) or a .safetensors file (fine-tune)</source>
-        <translation>Un nome di modello (%1: da zero) o un file .safetensors (fine-tuning)</translation>
+        <source>A model name (%1: from scratch) or a .safetensors or LibreYOLO .pt file (fine-tune)</source>
+        <translation>Un nome di modello (%1: da zero) o un file .safetensors o .pt di LibreYOLO (fine-tuning)</translation>
     </message>
     <message>
         <location filename="../ui/train_form.cpp" line="28"/>

@@ -19,7 +19,7 @@ TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
     const libreyolo::TrainOptions defaults;
     model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
     model_->setObjectName("model");
-    model_->setToolTip(tr("A model name (%1: from scratch) or a .safetensors file (fine-tune)")
+    model_->setToolTip(tr("A model name (%1: from scratch) or a .safetensors or LibreYOLO .pt file (fine-tune)")
                            .arg(QString::fromStdString(libreyolo::model_names_summary(true))));
     family_ = libreyolo::parse_model_name(defaults.model).family;
     connect(model_, &QLineEdit::editingFinished, this, &TrainForm::applyFamilyDefaults);

@@ -1,7 +1,5 @@
 #include "cli_common.h"
 
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,8 +8,6 @@
 #include "libreyolo/bundled.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
-
-extern char** environ;
 
 namespace libreyolo::cli {
 
@@ -47,18 +43,6 @@ void warn_if_random(const Model& model) {
     if (!info.pretrained)
         log_warning("model", "no weights file given: " + info.family + "-" + info.size +
                                  " has random weights, so its detections are meaningless");
-}
-
-int run_process(const std::vector<std::string>& argv) {
-    std::vector<char*> cargv;
-    for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-    cargv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ) != 0)
-        throw Error("cannot start '" + argv[0] + "'");
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) throw Error("lost track of '" + argv[0] + "'");
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 }  // namespace libreyolo::cli

@@ -28,7 +28,5 @@ void warn_if_random(const Model& model);
 // Whether stderr is a terminal: progress lines redrawn with \r are only for one (as tqdm does);
 // a log file gets the per-epoch lines alone.
 bool progress_on_stderr();
-// Runs argv[0] (found on PATH) with the rest as arguments; returns its exit status.
-int run_process(const std::vector<std::string>& argv);
 
 }  // namespace libreyolo::cli

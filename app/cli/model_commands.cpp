@@ -22,7 +22,7 @@ namespace {
 const char* kInfoHelp = R"(libreyolo info — describe a model
 
 keys:
-  model=NAME|FILE   a model name or a .safetensors checkpoint [the demo model]:
+  model=NAME|FILE   a model name or a .safetensors / LibreYOLO .pt checkpoint [the demo model]:
                     {models}
   imgsz=N           input size for the GFLOPs figure [the model's]
   device=D          auto, cpu, cuda, cuda:N [cpu]
@@ -35,9 +35,10 @@ const char* kConvertHelp = R"(libreyolo convert — import a LibreYOLO checkpoin
 
 usage: libreyolo convert IN.pt [OUT.safetensors]
 
-Reads a LibreYOLO .pt checkpoint with the Python of the venv that holds torch (LIBREYOLO_PYTHON
-overrides it), writes the weights and the checkpoint fields (model_family, size, task, nc, names,
-imgsz) as safetensors, then loads the result here to prove that it fits.
+Reads a LibreYOLO .pt checkpoint natively (no Python; its pickle through a restricted reader that
+executes nothing and accepts only tensors, dicts, lists, strings and numbers), writes the weights
+and the checkpoint fields (model_family, size, task, nc, names, imgsz) as safetensors, then loads
+the result to prove that it fits. Every command also takes a .pt file as the model directly.
 )";
 
 int run_info(const std::vector<std::string>& argv) {
@@ -92,17 +93,8 @@ int run_convert(const std::vector<std::string>& argv) {
     if (out.extension() != ".safetensors")
         throw InvalidArgument("convert: output '" + out.string() + "' must end in .safetensors");
 
-    const char* python_env = std::getenv("LIBREYOLO_PYTHON");
-    const std::string python = python_env ? python_env : LIBREYOLO_DEFAULT_PYTHON;
-    const char* script_env = std::getenv("LIBREYOLO_CONVERT_SCRIPT");
-    const std::string script = script_env ? script_env : bundled_file("scripts/libreyolo_convert.py");
-    const int rc = run_process({python, script, in.string(), out.string()});
-    if (rc != 0) {
-        std::cerr << "error: converting " << in.string() << " failed (the lines above say why)\n";
-        return 1;
-    }
-    Model model = Model::load(out.string(), "cpu");
-    const ModelInfo info = model.info();
+    Model::load(in.string(), "cpu").save(out.string());
+    const ModelInfo info = Model::load(out.string(), "cpu").info();
     std::printf("converted %s -> %s: %s-%s %s, %d classes, %s parameters\n", in.string().c_str(), out.string().c_str(),
                 info.family.c_str(), info.size.c_str(), info.task.c_str(), info.nc,
                 with_thousands(info.parameters).c_str());

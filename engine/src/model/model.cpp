@@ -5,6 +5,7 @@
 #include "core/coco_names.h"
 #include "core/text.h"
 #include "io/safetensors.h"
+#include "io/torch_checkpoint.h"
 #include "libreyolo/bundled.h"
 #include "libreyolo/device.h"
 #include "libreyolo/errors.h"
@@ -107,13 +108,11 @@ Model Model::load(const std::string& name_or_path, const std::string& device) {
         throw FileNotFound(message);
     }
     const std::string ext = lower_case(path.extension().string());
-    if (ext == ".pt" || ext == ".pth")
-        throw FormatError(name_or_path + ": a PyTorch pickle; convert it first with `libreyolo convert " +
-                          name_or_path + " " + path.stem().string() + ".safetensors`");
-    if (ext != ".safetensors")
-        throw FormatError(name_or_path + ": unsupported weights format '" + ext + "' (expected .safetensors)");
+    if (ext != ".safetensors" && ext != ".pt" && ext != ".pth")
+        throw FormatError(name_or_path + ": unsupported weights format '" + ext +
+                          "' (expected .safetensors, or a LibreYOLO .pt checkpoint)");
 
-    io::TensorFile file = io::read_safetensors(path);
+    io::TensorFile file = io::read_weights_file(path);
     auto impl = std::make_unique<Impl>();
     impl->meta = io::from_metadata(file.metadata, name_or_path);
     impl->spec = registry::infer_network_spec(file.tensors, impl->meta, name_or_path);
@@ -198,7 +197,7 @@ int Model::set_fused_attention(bool enabled) {
 }
 
 void Model::load_weights(const std::string& path) {
-    const io::TensorFile file = io::read_safetensors(path);
+    const io::TensorFile file = io::read_weights_file(path);
     impl_->graphs.release();
     io::load_state_dict(*impl_->net, file.tensors, path);
     refresh_calibration_flags(*impl_->net);

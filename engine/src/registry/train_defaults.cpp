@@ -2,7 +2,7 @@
 #include <filesystem>
 
 #include "io/checkpoint.h"
-#include "io/safetensors.h"
+#include "io/torch_checkpoint.h"
 #include "libreyolo/families.h"
 #include "libreyolo/train.h"
 #include "registry/network_spec.h"
@@ -14,7 +14,7 @@ namespace {
 std::string family_of(const std::string& model) {
     if (looks_like_model_name(model)) return parse_model_name(model).family;
     if (!std::filesystem::is_regular_file(model)) return "";
-    const io::TensorFile file = io::read_safetensors_layout(model);  // the header: no weights read
+    const io::TensorFile file = io::read_weights_layout(model);  // names and shapes: no weights read
     return registry::infer_network_spec(file.tensors, io::from_metadata(file.metadata, model), model).name.family;
 }
 

@@ -1,0 +1,230 @@
+// LibreYOLO's .pt checkpoints read natively (io/torch_checkpoint.h): a checkpoint LibreYOLO 1.6.0's
+// own saving code wrote (tests/fixtures/pt_checkpoints, scripts/fixtures/make_pt_checkpoints.py)
+// loads to its safetensors twin's tensors and predicts the same boxes; views into shared storages
+// come out right; hostile and broken files are refused with the file named, never executed,
+// never a crash.
+#include <QtTest/QtTest>
+
+#include <caffe2/serialize/inline_container.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/safetensors.h"
+#include "io/torch_checkpoint.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/model.h"
+#include "libreyolo/train.h"
+#include "model/model_impl.h"
+
+using namespace libreyolo;
+using namespace std::string_literals;  // pickles hold NUL bytes
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kDir = LIBREYOLO_FIXTURES_DIR "/pt_checkpoints/";
+const std::string kTwin = LIBREYOLO_FIXTURES_DIR "/yolox_parity/weights.safetensors";
+
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// A torch.save-shaped archive holding pickle as data.pkl and the given storages as data/<key>.
+void write_archive(const std::string& path, const std::string& pickle,
+                   const std::map<std::string, std::string>& storages = {}) {
+    caffe2::serialize::PyTorchStreamWriter writer(path);
+    writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+    writer.writeRecord("byteorder", "little", 6);
+    for (const auto& [key, data] : storages) writer.writeRecord("data/" + key, data.data(), data.size());
+    writer.writeEndOfFile();
+}
+
+// Pickle bytes (protocol 2, as torch.save writes) of {'w': _rebuild_tensor_v2(storage, offset, (n,),
+// (1,), False, OrderedDict())}, the storage ('storage', FloatStorage, '0', 'cpu', numel).
+std::string tensor_pickle(int numel, int offset, int n) {
+    const auto byte = [](int v) { return std::string(1, static_cast<char>(v)); };
+    return "\x80\x02}(X\x01\x00\x00\x00w"s +                                   // {'w':
+           "ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"s +  // rebuild((
+           "ctorch\nFloatStorage\nX\x01\x00\x00\x00"
+           "0X\x03\x00\x00\x00"
+           "cpuK"s +  // …, numel)
+           byte(numel) +
+           "tQK" + byte(offset) + "K" + byte(n) + "\x85K\x01\x85\x89" +  // offset, size, stride
+           "ccollections\nOrderedDict\n)RtRu.";                          // hooks)}
+}
+
+std::string refusal(const std::string& path) {
+    try {
+        io::read_torch_checkpoint(path);
+    } catch (const FormatError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+class TestTorchCheckpoint : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    std::string temp(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void libreyoloCheckpointLoadsToItsTwinsTensors() {
+        const io::TensorFile pt = io::read_torch_checkpoint(kDir + "LibreYOLOXn-seeded-fp16.pt");
+        const io::TensorFile twin = io::read_safetensors(kTwin);
+        QCOMPARE(pt.tensors.size(), twin.tensors.size());
+        for (const auto& [name, t] : twin.tensors) {
+            const torch::Tensor expected = t.is_floating_point() ? t.to(torch::kFloat16) : t;
+            QVERIFY2(pt.tensors.count(name) && torch::equal(pt.tensors.at(name), expected), name.c_str());
+        }
+        QCOMPARE(pt.metadata.at("model_family"), std::string("yolox"));
+        QCOMPARE(pt.metadata.at("size"), std::string("n"));
+        QCOMPARE(pt.metadata.at("nc"), std::string("80"));
+        QCOMPARE(pt.metadata.at("imgsz"), std::string("416"));
+        QCOMPARE(nlohmann::json::parse(pt.metadata.at("names"))["7"].get<std::string>(), std::string("thing7"));
+    }
+
+    // Model::load takes the .pt as any weights file: the same boxes as the twin whose weights took
+    // the same trip through float16.
+    void aPtModelPredictsAsItsTwin() {
+        Model from_pt = Model::load(kDir + "LibreYOLOXn-seeded-fp16.pt", "cpu");
+        QCOMPARE(from_pt.info().family, std::string("yolox"));
+        QCOMPARE(from_pt.info().names.at(3), std::string("thing3"));
+        QVERIFY(from_pt.info().pretrained);
+        Model twin = Model::load(kTwin, "cpu");
+        {
+            torch::NoGradGuard no_grad;
+            for (auto& t : io::state_dict(*twin.impl().net))
+                if (t.second.is_floating_point()) t.second.copy_(t.second.to(torch::kFloat16).to(torch::kFloat32));
+        }
+        PredictOptions o;
+        o.conf = 0.05f;
+        const Result a = from_pt.predict(LIBREYOLO_SAMPLE_IMAGE, o).front();
+        const Result b = twin.predict(LIBREYOLO_SAMPLE_IMAGE, o).front();
+        QVERIFY(!a.boxes.empty());
+        QCOMPARE(a.boxes.size(), b.boxes.size());
+        for (std::size_t i = 0; i < a.boxes.size(); ++i) {
+            QCOMPARE(a.boxes[i].cls, b.boxes[i].cls);
+            QCOMPARE(a.boxes[i].conf, b.boxes[i].conf);
+            QCOMPARE(a.boxes[i].x1, b.boxes[i].x1);
+        }
+        QCOMPARE(train_defaults(kDir + "LibreYOLOXn-seeded-fp16.pt").scheduler, std::string("yoloxwarmcos"));
+    }
+
+    void viewsOfSharedStoragesComeOutRight() {
+        const io::TensorFile pt = io::read_torch_checkpoint(kDir + "bare_views.pt");
+        QVERIFY(pt.metadata.empty());  // a bare state dict has no fields
+        const auto expected = nlohmann::json::parse(std::ifstream(kDir + "bare_views.json"));
+        for (const auto& [name, values] : expected.items()) {
+            const torch::Tensor t = pt.tensors.at(name);
+            QVERIFY2(t.is_contiguous(), name.c_str());
+            const auto flat = t.flatten();
+            std::vector<double> ours;
+            for (int64_t i = 0; i < flat.numel(); ++i) ours.push_back(flat[i].item<double>());
+            std::vector<double> theirs;
+            const std::function<void(const nlohmann::json&)> collect = [&](const nlohmann::json& j) {
+                if (j.is_array())
+                    for (const auto& x : j) collect(x);
+                else
+                    theirs.push_back(j.is_boolean() ? double(j.get<bool>()) : j.get<double>());
+            };
+            collect(values);
+            QVERIFY2(ours == theirs, name.c_str());
+        }
+        QCOMPARE(pt.tensors.at("transposed").sizes().vec(), (std::vector<int64_t>{6, 4}));
+        QCOMPARE(pt.tensors.at("counts").scalar_type(), torch::kInt64);
+        QCOMPARE(pt.tensors.at("flags").scalar_type(), torch::kBool);
+    }
+
+    void aWellFormedHandMadeArchiveLoads() {
+        write_archive(temp("good.pt"), tensor_pickle(4, 1, 3), {{"0", std::string(16, '\0')}});
+        const io::TensorFile f = io::read_torch_checkpoint(temp("good.pt"));
+        QCOMPARE(f.tensors.at("w").sizes().vec(), (std::vector<int64_t>{3}));
+    }
+
+    void hostilePicklesAreRefusedNamingWhatTheyAskFor() {
+        const struct {
+            const char* name;
+            std::string pickle;
+            const char* says;
+        } cases[] = {
+            {"system.pt",
+             "\x80\x02"
+             "cos\nsystem\nX\x04\x00\x00\x00"
+             "echo\x85R."s,
+             "'os.system'"},
+            {"eval.pt",
+             "\x80\x02"
+             "cbuiltins\neval\nX\x01\x00\x00\x00"
+             "1\x85R."s,
+             "'builtins.eval'"},
+            {"class.pt",
+             "\x80\x02"
+             "clibreyolo.evil\nPayload\n)\x81."s,
+             "'libreyolo.evil.Payload'"},
+            {"stack_global.pt", "\x80\x04\x8c\x02os\x8c\x06system\x93."s, "'os.system'"},
+            {"recursive.pt",
+             "\x80\x02]q\x00h\x00"
+             "a."s,
+             "contains itself"},
+            {"huge_string.pt",
+             "\x80\x02X\xf0\xff\xff\xff"
+             "abc."s,
+             "truncated"},
+            {"no_stop.pt", "\x80\x02}"s, "truncated"},
+            {"opcode.pt", "\x80\x02I1\n."s, "opcode 0x49"},
+            {"bad_memo.pt", "\x80\x02h\x07."s, "memo entry 7"},
+            {"not_a_dict.pt", "\x80\x02]."s, "not a dict"},
+        };
+        for (const auto& c : cases) {
+            write_archive(temp(c.name), c.pickle);
+            const std::string message = refusal(temp(c.name));
+            QVERIFY2(message.find(c.says) != std::string::npos && message.find(c.name) != std::string::npos,
+                     qPrintable(QString("%1: %2").arg(c.name, QString::fromStdString(message))));
+        }
+        // Nested deeper than the reader walks.
+        std::string deep = "\x80\x02";
+        for (int i = 0; i < 300; ++i) deep += "]";
+        for (int i = 0; i < 299; ++i) deep += "a";
+        write_archive(temp("deep.pt"), deep + ".");
+        QVERIFY(refusal(temp("deep.pt")).find("nested more than 256") != std::string::npos);
+    }
+
+    void storagesThatDoNotHoldTheirTensorsAreRefused() {
+        // The view reaches past the storage's end.
+        write_archive(temp("offset.pt"), tensor_pickle(4, 3, 3), {{"0", std::string(16, '\0')}});
+        QVERIFY2(refusal(temp("offset.pt")).find("reaching element 5 of a storage of 4") != std::string::npos,
+                 refusal(temp("offset.pt")).c_str());
+        // The storage declares more elements than its record holds.
+        write_archive(temp("short.pt"), tensor_pickle(100, 0, 3), {{"0", std::string(16, '\0')}});
+        QVERIFY(refusal(temp("short.pt")).find("declares 100 elements") != std::string::npos);
+        // A storage the archive lacks.
+        write_archive(temp("missing.pt"), tensor_pickle(4, 0, 3));
+        QVERIFY(refusal(temp("missing.pt")).find("no record 'data/0'") != std::string::npos);
+    }
+
+    void brokenArchivesGiveAClearError() {
+        const std::string good = bytes_of(kDir + "bare_views.pt");
+        std::ofstream(temp("truncated.pt"), std::ios::binary) << good.substr(0, good.size() / 2);
+        std::ofstream(temp("text.pt"), std::ios::binary) << "not a pickle";
+        std::string corrupt = good;
+        const std::size_t pickle_at = good.find("PK\x03\x04") + 100;  // inside the first record, data.pkl
+        for (std::size_t i = pickle_at; i < pickle_at + 40; ++i) corrupt[i] = '\x5a';
+        std::ofstream(temp("corrupt.pt"), std::ios::binary) << corrupt;
+        for (const char* name : {"truncated.pt", "text.pt", "corrupt.pt"}) {
+            const std::string message = refusal(temp(name));
+            QVERIFY2(message.find(name) != std::string::npos,
+                     qPrintable(QString("%1: %2").arg(name).arg(message.c_str())));
+        }
+        // Through Model::load too, as every command reaches it.
+        QVERIFY_THROWS_EXCEPTION(FormatError, Model::load(temp("text.pt"), "cpu"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTorchCheckpoint)
+#include "test_torch_checkpoint.moc"
