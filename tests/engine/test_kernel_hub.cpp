@@ -12,7 +12,7 @@
 #include "support/test_helpers.h"
 
 #include "core/sha256.h"
-#include "kernels/hub/download.h"
+#include "io/http_download.h"
 #include "kernels/hub/hub.h"
 #include "kernels/hub/manifest.h"
 #include "kernels/nms.h"
@@ -114,7 +114,7 @@ private Q_SLOTS:
     }
 
     void aGoodPluginIsDownloadedVerifiedCachedAndUsed() {
-        if (!download_available()) QSKIP("this build has no libcurl: nothing to download with");
+        if (!io::download_available()) QSKIP("this build has no libcurl: nothing to download with");
         testing::LocalHttpServer server;
         publish(server, "rev-good");
         const testing::WarningCapture warnings;
@@ -181,7 +181,7 @@ private Q_SLOTS:
     }
 
     void aTruncatedTransferLeavesNothingBehind() {
-        if (!download_available()) QSKIP("this build has no libcurl: nothing to download with");
+        if (!io::download_available()) QSKIP("this build has no libcurl: nothing to download with");
         testing::LocalHttpServer server;
         server.put("/" + kRepo + "/resolve/rev-cut/" + kFile, plugin_bytes_, /*cut=*/true);
         const testing::WarningCapture warnings;
@@ -203,7 +203,7 @@ private Q_SLOTS:
     }
 
     void aMissingHttpFileIsReported() {
-        if (!download_available()) QSKIP("this build has no libcurl: nothing to download with");
+        if (!io::download_available()) QSKIP("this build has no libcurl: nothing to download with");
         testing::LocalHttpServer server;
         const KernelPluginInfo info = load_one("test-404", "rev-404", sha(plugin_bytes_), server, true);
         QVERIFY2(info.state.find("(HTTP 404)") != std::string::npos, info.state.c_str());
@@ -306,7 +306,7 @@ private:
     // download would have left it.
     KernelPluginInfo load_one(const std::string& provider, const std::string& revision, const std::string& sha256,
                               const testing::LocalHttpServer& server, bool download) const {
-        if (download && !download_available()) {
+        if (download && !io::download_available()) {
             if (const auto bytes = published_.find(revision); bytes != published_.end())
                 testing::write_file(cached_file(dir("cache"), kRepo, revision, kFile), bytes->second);
             download = false;

@@ -19,6 +19,9 @@ struct FamilyTraits {
     std::string display_name;        // "YOLOv9"
     std::vector<std::string> sizes;  // "t", "s", "m", "c"
     std::vector<std::string> tasks;  // "detect"
+    // LibreYOLO's FILENAME_PREFIX: the published weights of a size are <prefix><size>.pt
+    // ("LibreYOLO9t.pt"); empty when LibreYOLO publishes none for the family.
+    std::string weights_prefix;
     int default_imgsz = 640;
     // Sizes whose default input differs (LibreYOLO's INPUT_SIZES: YOLOX n and t take 416).
     std::map<std::string, int> size_imgsz;

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "core/sha256.h"
-#include "kernels/hub/download.h"
+#include "io/http_download.h"
 #include "kernels/hub/manifest.h"
 #include "kernels/hub/plugin_loader.h"
 #include "kernels/policy.h"
@@ -45,7 +45,7 @@ std::string locate(const PluginEntry& p, const HubSettings& s, fs::path& path) {
     if (!s.download)
         return "not cached at " + path.string() + " (LIBREYOLO_HUB_DOWNLOAD=1 fetches it from " + url + ")";
     try {
-        download_file(url, path);
+        io::download_file(url, path);
         return "";
     } catch (const std::exception& e) {
         return e.what();

@@ -71,6 +71,7 @@ registry::FamilyDefinition family() {
     f.traits.display_name = "RT-DETR";
     f.traits.sizes = {"r18", "r34", "r50"};
     f.traits.tasks = {"detect"};
+    f.traits.weights_prefix = "LibreRTDETR";
     f.traits.default_imgsz = 640;
     f.traits.cuda_graph_inference_tasks = {"detect"};
     f.traits.cuda_graph_training_tasks = {"detect"};

@@ -91,6 +91,7 @@ registry::FamilyDefinition family() {
     f.traits.display_name = "YOLOX";
     f.traits.sizes = {"n", "t", "s", "m", "l", "x"};
     f.traits.tasks = {"detect"};
+    f.traits.weights_prefix = "LibreYOLOX";
     f.traits.default_imgsz = 640;
     for (const std::string& size : f.traits.sizes) {
         const int imgsz = size_config(size).default_imgsz;

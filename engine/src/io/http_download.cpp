@@ -1,4 +1,4 @@
-#include "kernels/hub/download.h"
+#include "io/http_download.h"
 
 #include <fstream>
 
@@ -7,7 +7,7 @@
 #include <curl/curl.h>
 #endif
 
-namespace libreyolo::kernels::hub {
+namespace libreyolo::io {
 namespace fs = std::filesystem;
 
 #ifdef LIBREYOLO_HAVE_CURL
@@ -20,13 +20,19 @@ std::size_t write_to_stream(char* data, std::size_t size, std::size_t count, voi
     return out ? size * count : 0;
 }
 
+// libcurl's transfer callback: non-zero aborts the transfer.
+int report_progress(void* callback, curl_off_t total, curl_off_t received, curl_off_t, curl_off_t) {
+    const auto& progress = *static_cast<const DownloadProgress*>(callback);
+    return progress(static_cast<std::int64_t>(received), static_cast<std::int64_t>(total)) ? 0 : 1;
+}
+
 }  // namespace
 
 bool download_available() {
     return true;
 }
 
-void download_file(const std::string& url, const fs::path& target) {
+void download_file(const std::string& url, const fs::path& target, const DownloadProgress& progress) {
     static const CURLcode global = curl_global_init(CURL_GLOBAL_DEFAULT);
     if (global != CURLE_OK) throw Error("download " + url + ": libcurl: " + curl_easy_strerror(global));
     fs::create_directories(target.parent_path());
@@ -47,6 +53,11 @@ void download_file(const std::string& url, const fs::path& target) {
         curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, 30L);
         curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &write_to_stream);
         curl_easy_setopt(curl, CURLOPT_WRITEDATA, &out);
+        if (progress) {
+            curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &report_progress);
+            curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &progress);
+            curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+        }
         code = curl_easy_perform(curl);
         curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
         curl_easy_cleanup(curl);
@@ -55,6 +66,7 @@ void download_file(const std::string& url, const fs::path& target) {
         std::error_code ignored;
         fs::remove(partial, ignored);
         const std::string http = status >= 400 ? " (HTTP " + std::to_string(status) + ")" : "";
+        if (code == CURLE_ABORTED_BY_CALLBACK) throw Error("download " + url + ": cancelled");
         throw Error("download " + url + ": " + curl_easy_strerror(code) + http);
     }
     fs::rename(partial, target);
@@ -66,10 +78,10 @@ bool download_available() {
     return false;
 }
 
-void download_file(const std::string& url, const fs::path&) {
+void download_file(const std::string& url, const fs::path&, const DownloadProgress&) {
     throw Error("download " + url + ": this build has no libcurl (install libcurl4-openssl-dev and rebuild)");
 }
 
 #endif
 
-}  // namespace libreyolo::kernels::hub
+}  // namespace libreyolo::io

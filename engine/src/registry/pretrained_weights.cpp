@@ -1,0 +1,103 @@
+#include "libreyolo/pretrained.h"
+
+#include <cstdlib>
+
+#include "core/text.h"
+#include "io/http_download.h"
+#include "io/torch_checkpoint.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/log.h"
+
+namespace libreyolo {
+namespace fs = std::filesystem;
+namespace {
+
+std::string env(const char* name) {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+}
+
+// LibreYOLO's task suffixes (task_to_suffix); detection has none.
+std::string task_suffix(const std::string& task) {
+    if (task == "detect") return "";
+    if (task == "segment") return "-seg";
+    if (task == "classify") return "-cls";
+    return "-" + task;
+}
+
+std::string stem_of(const std::string& file) {
+    return file.substr(0, file.size() - 3);  // without ".pt"
+}
+
+}  // namespace
+
+std::string pretrained_file_name(const std::string& name) {
+    std::string text = name;
+    if (lower_case(fs::path(text).extension().string()) == ".pt") text = fs::path(text).stem().string();
+    const ModelName parsed = parse_model_name(text);
+    const FamilyTraits& traits = family_traits(parsed.family);
+    if (traits.weights_prefix.empty())
+        throw NotSupported(name + ": LibreYOLO publishes no " + traits.display_name +
+                           " weights; train one, or pass a checkpoint file");
+    return traits.weights_prefix + parsed.size + task_suffix(parsed.task) + ".pt";
+}
+
+std::string pretrained_url(const std::string& name, const std::string& base_url) {
+    const std::string file = pretrained_file_name(name), stem = stem_of(file);
+    return base_url + "/LibreYOLO/" + stem + "/resolve/main/" + file;
+}
+
+bool is_pretrained_file_name(const std::string& name) {
+    const fs::path path(name);
+    if (path.has_parent_path() || lower_case(path.extension().string()) != ".pt") return false;
+    try {
+        return lower_case(pretrained_file_name(name)) == lower_case(name);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+PretrainedOptions PretrainedOptions::from_environment() {
+    PretrainedOptions o;
+    if (const std::string cache = env("LIBREYOLO_WEIGHTS_CACHE"); !cache.empty())
+        o.cache = cache;
+    else if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty())
+        o.cache = fs::path(xdg) / "libreyolo" / "weights";
+    else
+        o.cache = fs::path(env("HOME").empty() ? "/tmp" : env("HOME")) / ".cache" / "libreyolo" / "weights";
+    o.download = env("LIBREYOLO_OFFLINE") != "1";
+    if (const std::string base = env("LIBREYOLO_HUB_BASE_URL"); !base.empty())
+        o.base_url = base.back() == '/' ? base.substr(0, base.size() - 1) : base;
+    return o;
+}
+
+fs::path pretrained_weights(const std::string& name, const PretrainedOptions& o) {
+    const std::string file = pretrained_file_name(name);
+    std::error_code ec;
+    for (const fs::path& candidate : {fs::path("weights") / file, o.cache / file})
+        if (fs::is_regular_file(candidate, ec)) return candidate;
+    const std::string url = pretrained_url(name, o.base_url);
+    const fs::path target = o.cache / file;
+    if (!o.download)
+        throw FileNotFound(name + ": " + file + " is neither in ./weights/ nor in " + o.cache.string() +
+                           ", and downloads are off (LIBREYOLO_OFFLINE=1 or download=false); fetch " + url +
+                           " and put it in ./weights/");
+    log_info("weights", "downloading " + file + " from " + url + " into " + o.cache.string());
+    const fs::path unchecked = target.string() + ".download";
+    try {
+        io::download_file(url, unchecked, o.progress);
+        io::read_torch_checkpoint(unchecked);  // whole, every record's checksum read
+    } catch (const std::exception& e) {
+        fs::remove(unchecked, ec);
+        const std::string why = e.what();
+        const std::string hint = "; download it by hand and put it in ./weights/" + file;
+        if (why.find("HTTP 404") != std::string::npos)
+            throw Error(name + ": the hub has no " + file + " at " + url + " (HTTP 404)" + hint);
+        throw Error(name + ": " + why + hint);
+    }
+    fs::rename(unchecked, target);
+    return target;
+}
+
+}  // namespace libreyolo

@@ -1,0 +1,136 @@
+// Pretrained weights by name (libreyolo/pretrained.h): LibreYOLO's file names and hub URLs, and a
+// loopback server under the hub's URL layout: the first use downloads, the second makes no request,
+// ./weights/ comes first, offline makes none; a 404, a cut transfer and a corrupt archive each give
+// their clear error and leave no file behind.
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/http_download.h"
+#include "libreyolo/errors.h"
+#include "libreyolo/model.h"
+#include "libreyolo/pretrained.h"
+#include "support/local_http_server.h"
+
+using namespace libreyolo;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCheckpoint = LIBREYOLO_FIXTURES_DIR "/pt_checkpoints/LibreYOLOXn-seeded-fp16.pt";
+const std::string kHubPath = "/LibreYOLO/LibreYOLOXn/resolve/main/LibreYOLOXn.pt";
+
+std::string bytes_of(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Nothing but the complete files in folder (no partial or unchecked download).
+std::vector<std::string> files_in(const fs::path& folder) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec)) names.push_back(entry.path().filename().string());
+    return names;
+}
+
+}  // namespace
+
+class TestPretrained : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString start_dir_;
+
+    PretrainedOptions options(const testing::LocalHttpServer& server, const char* cache) const {
+        PretrainedOptions o;
+        o.base_url = server.base_url();
+        o.cache = dir_.filePath(cache).toStdString();
+        o.download = true;
+        return o;
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        // ./weights/ is looked up from the working folder: a fresh one.
+        start_dir_ = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir_.path()));
+    }
+    void cleanupTestCase() { QDir::setCurrent(start_dir_); }
+
+    void namesMapToLibreYOLOsFilesAndUrls() {
+        QCOMPARE(pretrained_file_name("yolo9-t"), std::string("LibreYOLO9t.pt"));
+        QCOMPARE(pretrained_file_name("LibreYOLOXs"), std::string("LibreYOLOXs.pt"));
+        QCOMPARE(pretrained_file_name("rtdetr-r18"), std::string("LibreRTDETRr18.pt"));
+        QCOMPARE(pretrained_file_name("LibreYOLO9c.pt"), std::string("LibreYOLO9c.pt"));
+        QCOMPARE(pretrained_url("yolox-n", "https://huggingface.co"),
+                 std::string("https://huggingface.co/LibreYOLO/LibreYOLOXn/resolve/main/LibreYOLOXn.pt"));
+        QVERIFY(is_pretrained_file_name("libreyolo9t.pt"));
+        QVERIFY(!is_pretrained_file_name("runs/LibreYOLO9t.pt"));
+        QVERIFY(!is_pretrained_file_name("best.pt"));
+        QVERIFY_THROWS_EXCEPTION(UnknownModel, pretrained_file_name("yolo9-q"));
+    }
+
+    void firstUseDownloadsThenTheCacheServes() {
+        if (!io::download_available()) QSKIP("this build has no libcurl");
+        testing::LocalHttpServer server;
+        server.put(kHubPath, bytes_of(kCheckpoint));
+        const PretrainedOptions o = options(server, "cache");
+        int calls = 0;
+        PretrainedOptions with_progress = o;
+        with_progress.progress = [&](std::int64_t, std::int64_t) { return ++calls > 0; };
+        const fs::path first = pretrained_weights("yolox-n", with_progress);
+        QCOMPARE(server.requests(), 1);
+        QVERIFY(calls > 0);
+        QCOMPARE(first, fs::path(o.cache) / "LibreYOLOXn.pt");
+        QCOMPARE(files_in(o.cache), std::vector<std::string>{"LibreYOLOXn.pt"});
+        QCOMPARE(Model::load(first.string(), "cpu").info().family, std::string("yolox"));
+        QCOMPARE(pretrained_weights("LibreYOLOXn.pt", o), first);
+        QCOMPARE(server.requests(), 1);  // the cache answered
+        // ./weights/ comes before the cache, and offline mode never asks the network.
+        fs::create_directories("weights");
+        fs::copy_file(first, "weights/LibreYOLOXn.pt");
+        PretrainedOptions offline = options(server, "empty-cache");
+        offline.download = false;
+        QCOMPARE(pretrained_weights("yolox-n", offline), fs::path("weights") / "LibreYOLOXn.pt");
+        fs::remove("weights/LibreYOLOXn.pt");
+        const std::string message = error_of([&] { pretrained_weights("yolox-n", offline); });
+        QVERIFY2(message.find("downloads are off") != std::string::npos &&
+                     message.find(server.base_url() + kHubPath) != std::string::npos &&
+                     message.find("./weights/") != std::string::npos,
+                 message.c_str());
+        QCOMPARE(server.requests(), 1);
+    }
+
+    void failedDownloadsSayWhyAndLeaveNothing() {
+        if (!io::download_available()) QSKIP("this build has no libcurl");
+        testing::LocalHttpServer server;
+        const std::string good = bytes_of(kCheckpoint);
+        server.put("/LibreYOLO/LibreYOLOXs/resolve/main/LibreYOLOXs.pt", good, /*cut=*/true);
+        std::string corrupt = good;
+        for (std::size_t i = 2000; i < 2100; ++i) corrupt[i] = '\x5a';
+        server.put("/LibreYOLO/LibreYOLOXm/resolve/main/LibreYOLOXm.pt", corrupt);
+        const PretrainedOptions o = options(server, "failing");
+        const std::string missing = error_of([&] { pretrained_weights("yolo9-t", o); });
+        QVERIFY2(missing.find("HTTP 404") != std::string::npos &&
+                     missing.find("/LibreYOLO/LibreYOLO9t/resolve/main/LibreYOLO9t.pt") != std::string::npos &&
+                     missing.find("./weights/LibreYOLO9t.pt") != std::string::npos,
+                 missing.c_str());
+        const std::string cut = error_of([&] { pretrained_weights("yolox-s", o); });
+        QVERIFY2(cut.find("LibreYOLOXs.pt") != std::string::npos, cut.c_str());
+        const std::string broken = error_of([&] { pretrained_weights("yolox-m", o); });
+        QVERIFY2(broken.find("LibreYOLOXm.pt") != std::string::npos, broken.c_str());
+        QVERIFY2(files_in(o.cache).empty(), "a failed download left a file");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPretrained)
+#include "test_pretrained.moc"
