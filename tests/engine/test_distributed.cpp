@@ -5,8 +5,15 @@
 // timeout instead of hanging; malformed launches are explained.
 #include <QtTest/QtTest>
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <chrono>
 
+#include "distributed/process_group.h"
 #include "support/rank_processes.h"
 #include "support/synthetic_shapes.h"
 
@@ -126,6 +133,20 @@ private Q_SLOTS:
         QVERIFY(launched.code != 0);
         QVERIFY2(launched.err.contains("rank 0 was killed by signal 9; stopping the other ranks"),
                  qPrintable(launched.err));
+    }
+
+    // Gloo writes with writev: to a peer that died, that raises SIGPIPE, which would kill a C++ rank
+    // (PyTorch's Python ignores it). Every process group ignores it first, so the write fails instead.
+    void aWriteToADeadPeerFailsInsteadOfKillingTheRank() {
+        libreyolo::distributed::ignore_broken_pipes();
+        int fds[2];
+        QCOMPARE(::socketpair(AF_UNIX, SOCK_STREAM, 0, fds), 0);
+        ::close(fds[1]);
+        char byte = 1;
+        iovec part{&byte, 1};
+        QCOMPARE(::writev(fds[0], &part, 1), ssize_t{-1});  // and this process is still here
+        QCOMPARE(errno, EPIPE);
+        ::close(fds[0]);
     }
 
     void theReducerStartsItsBucketsWhileBackwardRuns() {

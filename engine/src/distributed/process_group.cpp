@@ -7,6 +7,7 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include <csignal>
 #include <cstdlib>
 
 #include "libreyolo/errors.h"
@@ -101,8 +102,18 @@ void PendingReduction::wait() {
     state_->work.reset();
 }
 
+void ignore_broken_pipes() {
+    // Gloo writes to its peers' sockets with writev, which raises SIGPIPE when a peer has died; a C++
+    // process would die of it, where PyTorch's Python ignores the signal at start-up. Ignored, the
+    // write fails with EPIPE and the collective reports that another rank stopped.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, nullptr);
+}
+
 ProcessGroup::ProcessGroup(const RankInfo& rank, const torch::Device& device, std::chrono::milliseconds timeout)
     : state_(std::make_unique<State>()), rank_(rank), timeout_(timeout) {
+    ignore_broken_pipes();
     const std::string who = "rank " + std::to_string(rank.rank) + " of " + std::to_string(rank.world_size);
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(rank.master_port);

@@ -38,6 +38,10 @@ private:
     std::shared_ptr<State> state_;
 };
 
+// SIGPIPE ignored for the whole process (every process group does it first): a peer that died
+// makes a write fail with EPIPE, reported as an error, instead of killing this rank.
+void ignore_broken_pipes();
+
 class ProcessGroup {
 public:
     // Connects to the others (rank 0 serves the store); returns once all have joined.
