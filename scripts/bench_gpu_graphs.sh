@@ -17,27 +17,17 @@ SITE=/tmp/libreyolo-site
     PYTHONPATH="$SITE" "$PY" bench/libreyolo_graph_predict.py dtype=$dtype --json 2>>"$OUT/bench-graphs-libreyolo.log" || true
   done
 } > "$OUT/bench-graphs.jsonl"
-"$PY" - "$OUT/bench-graphs.jsonl" > "$OUT/graph-inference-bench.md" <<'PY'
-import datetime, json, subprocess, sys
-import torch
+PYTHONPATH=bench "$PY" - "$OUT/bench-graphs.jsonl" > "$OUT/graph-inference-bench.md" <<'PY'
+import json, sys
+from bench_tables import forward_table, measured_line
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                     text=True).stdout.strip().splitlines()[0]
-fwd = [r for r in rows if r.get("kind") == "forward"]
 e2e = [r for r in rows if r.get("kind") == "predict"]
 theirs = [r for r in rows if "impl" in r]
 out = ["# CUDA graphs for prediction: benchmark", "",
-       f"Measured {datetime.date.today()} on one {gpu}, torch {torch.__version__}, by `scripts/bench_gpu_graphs.sh`",
+       measured_line("scripts/bench_gpu_graphs.sh"),
        "(after `scripts/gpu-check.sh` built build-gpu/). YOLOv9 with random-init weights (80 classes), input 640.", "",
        "## Forward pass", "",
-       "GPU time of one forward call, bracketed by CUDA events, median of 200 calls after 20 warm-up calls.",
-       "`graph` is what predict does with cuda_graph on: copy into the static input, replay, copy the",
-       "output out. Capture includes three warm-up passes; pool is the memory the capture added.", "",
-       "| model | dtype | batch | eager ms | graph ms | speed-up | capture ms | pool MiB |",
-       "|---|---|---:|---:|---:|---:|---:|---:|"]
-for r in fwd:
-    out.append(f"| {r['model']} | {r['dtype']} | {r['batch']} | {r['eager_ms']:.3f} | {r['graph_ms']:.3f} | "
-               f"{r['eager_ms'] / r['graph_ms']:.2f}x | {r['capture_ms']:.0f} | {r['pool_mib']:.1f} |")
+       ] + forward_table(rows)
 out += ["", "## End-to-end predict, one image", "",
         "One in-memory 640x480 image per call (letterbox, forward, NMS, scaling back; results on the host),",
         "wall clock, median of 200 calls after 20. LibreYOLO runs its own predict on the same pixels.", "",

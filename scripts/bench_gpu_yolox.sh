@@ -26,27 +26,18 @@ DATA="$WORK/shapes/data.yaml"
   PYTHONPATH="$SITE:bench" "$PY" bench/libreyolo_train_graph_step.py data="$DATA" family=yolox sizes=s batches=8 \
     project="$WORK/libreyolo-step" --json || true
 } > "$OUT/yolox-bench.jsonl" 2>"$OUT/yolox-bench.log"
-"$PY" - "$OUT/yolox-bench.jsonl" > "$OUT/yolox-bench.md" <<'PY'
-import datetime, json, subprocess, sys
-import torch
+PYTHONPATH=bench "$PY" - "$OUT/yolox-bench.jsonl" > "$OUT/yolox-bench.md" <<'PY'
+import json, sys
+from bench_tables import forward_table, measured_line
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-gpu = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                     text=True).stdout.strip().splitlines()[0]
 theirs_predict = [r for r in rows if "impl" in r and "step_ms" not in r]
 theirs_step = [r for r in rows if "impl" in r and "step_ms" in r]
 out = ["# YOLOX: benchmark", "",
-       f"Measured {datetime.date.today()} on one {gpu}, torch {torch.__version__}, by `scripts/bench_gpu_yolox.sh`",
+       measured_line("scripts/bench_gpu_yolox.sh"),
        "(after `scripts/gpu-check.sh` built build-gpu/), LibreYOLO 1.6.0 in the same run. Random-init",
        "weights (80 classes for predict), input 640.", "",
        "## Forward pass, eager against CUDA graph", "",
-       "GPU time of one forward call, bracketed by CUDA events, median of 200 calls after 20 warm-up calls.",
-       "`graph` is what predict does with cuda_graph on: copy into the static input, replay, copy the",
-       "output out. Capture includes three warm-up passes; pool is the memory the capture added.", "",
-       "| model | dtype | batch | eager ms | graph ms | speed-up | capture ms | pool MiB |",
-       "|---|---|---:|---:|---:|---:|---:|---:|"]
-for r in (r for r in rows if r.get("kind") == "forward"):
-    out.append(f"| {r['model']} | {r['dtype']} | {r['batch']} | {r['eager_ms']:.3f} | {r['graph_ms']:.3f} | "
-               f"{r['eager_ms'] / r['graph_ms']:.2f}x | {r['capture_ms']:.0f} | {r['pool_mib']:.1f} |")
+       ] + forward_table(rows)
 out += ["", "## End-to-end predict, one image", "",
         "One in-memory 640x480 image per call (letterbox, forward, NMS, scaling back; results on the host),",
         "wall clock, median of 200 calls after 20. LibreYOLO runs its own predict on the same pixels",

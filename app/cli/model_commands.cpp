@@ -13,6 +13,7 @@
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
+#include "libreyolo/pretrained.h"
 #include "libreyolo/version.h"
 
 namespace libreyolo::cli {
@@ -76,6 +77,10 @@ int run_info(const std::vector<std::string>& argv) {
                                       : "not calibrated: weight-only");
     else
         std::printf("quant       none (float)\n");
+    if (!traits.weights_prefix.empty())
+        std::printf("weights     %s (the file LibreYOLO publishes for %s-%s)\n",
+                    pretrained_file_name(info.family + "-" + info.size).c_str(), info.family.c_str(),
+                    info.size.c_str());
     std::printf("cuda graph  %s\n",
                 traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
     return 0;

@@ -46,6 +46,7 @@ private Q_SLOTS:
 
     void infoPrintsTheParameterCount() {
         Run r = run_cli({"info", "model=yolo9-t"});
+        QVERIFY2(r.out.contains("weights     LibreYOLO9t.pt"), qPrintable(r.out));
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("parameters  2,036,544"), qPrintable(r.out));
         QVERIFY(r.out.contains("GFLOPs"));

@@ -110,6 +110,26 @@ private Q_SLOTS:
         QCOMPARE(server.requests(), 1);
     }
 
+    // A LibreYOLO file name that is not on disk, anywhere a model is named, comes from the hub
+    // (LIBREYOLO_HUB_BASE_URL, LIBREYOLO_WEIGHTS_CACHE), as LibreYOLO resolves it.
+    void aLibreYOLOFileNameLoadsFromTheHub() {
+        if (!io::download_available()) QSKIP("this build has no libcurl");
+        testing::LocalHttpServer server;
+        server.put(kHubPath, bytes_of(kCheckpoint));
+        qputenv("LIBREYOLO_HUB_BASE_URL", QByteArray::fromStdString(server.base_url()));
+        qputenv("LIBREYOLO_WEIGHTS_CACHE", dir_.filePath("env-cache").toUtf8());
+        Model model = Model::load("LibreYOLOXn.pt", "cpu");
+        QCOMPARE(model.info().size, std::string("n"));
+        QVERIFY(model.info().pretrained);
+        QCOMPARE(server.requests(), 1);
+        qputenv("LIBREYOLO_OFFLINE", "1");
+        Model again = Model::load("LibreYOLOXn.pt", "cpu");  // from the cache, offline
+        QCOMPARE(server.requests(), 1);
+        qunsetenv("LIBREYOLO_OFFLINE");
+        qunsetenv("LIBREYOLO_HUB_BASE_URL");
+        qunsetenv("LIBREYOLO_WEIGHTS_CACHE");
+    }
+
     void failedDownloadsSayWhyAndLeaveNothing() {
         if (!io::download_available()) QSKIP("this build has no libcurl");
         testing::LocalHttpServer server;

@@ -12,6 +12,7 @@
 #include "libreyolo/families.h"
 #include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
+#include "libreyolo/pretrained.h"
 #include "libreyolo/version.h"
 #include "model/model_impl.h"
 #include "nn/attention_policy.h"
@@ -99,6 +100,8 @@ Model Model::load(const std::string& name_or_path, const std::string& device) {
     std::error_code ec;
     const fs::path path(name_or_path);
     if (!fs::exists(path, ec)) {
+        // LibreYOLO's published file names (LibreYOLO9t.pt): ./weights/, the cache, else the hub.
+        if (is_pretrained_file_name(name_or_path)) return load(pretrained_weights(name_or_path).string(), device);
         if (looks_like_model_name(name_or_path)) return create(name_or_path, 80, device);
         // A bare word is a (mistyped) model name, not a path: say which name was meant.
         if (name_or_path.find_first_of("/\\.") == std::string::npos) return create(name_or_path, 80, device);
