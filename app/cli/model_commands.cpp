@@ -3,11 +3,8 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 
-#include <cstdlib>
 #include "args.h"
-#include "libreyolo/bundled.h"
 #include "libreyolo/errors.h"
 
 #include "libreyolo/device.h"

@@ -35,7 +35,7 @@ std::vector<PixelBox> transform_boxes(const std::vector<PixelBox>& in, double a,
                        static_cast<float>(std::clamp(b.y1 * a + ty, 0.0, double(h))),
                        static_cast<float>(std::clamp(b.x2 * a + tx, 0.0, double(w))),
                        static_cast<float>(std::clamp(b.y2 * a + ty, 0.0, double(h)))});
-    drop_boxes_under(out, 2);
+    std::erase_if(out, [](const PixelBox& b) { return b.x2 - b.x1 < 2 || b.y2 - b.y1 < 2; });
     return out;
 }
 
@@ -46,10 +46,6 @@ int draw_hsv_shift(double gain, Rng& rng) {
 }
 
 }  // namespace
-
-void drop_boxes_under(std::vector<PixelBox>& boxes, float min_side) {
-    std::erase_if(boxes, [min_side](const PixelBox& b) { return b.x2 - b.x1 < min_side || b.y2 - b.y1 < min_side; });
-}
 
 Sample letterbox_sample(const Sample& s, int size) {
     // The prediction letterbox (top-left, grey 114), so that training sees what predict feeds.

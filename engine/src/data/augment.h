@@ -78,7 +78,4 @@ void shift_hsv(cv::Mat& rgb, const std::array<int, 3>& shifts);
 // With probability flip: mirrored left–right, boxes with it.
 void maybe_flip(Sample& s, float flip, Rng& rng);
 
-// Drops boxes whose width or height is below min_side (pixels).
-void drop_boxes_under(std::vector<PixelBox>& boxes, float min_side);
-
 }  // namespace libreyolo::data
