@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     libreyolo::TrainOptions o;
     o.data = args["data"];
     o.model = args["model"];
+    o.pretrained = false;  // throughput does not depend on the weights; no download
     o.imgsz = std::stoi(args["imgsz"]);
     o.batch = std::stoi(args["batch"]);
     o.workers = std::stoi(args["workers"]);

@@ -18,7 +18,7 @@ if (( have < GPUS )); then echo "bench_gpu_distributed: $GPUS GPUs needed, $have
 devices=$(seq -s, 0 $((GPUS - 1)))
 for run in "1:0" "$GPUS:$devices"; do
   gpus=${run%%:*}
-  "$CLI" train data="$WORK/shapes/data.yaml" model=yolo9-t epochs="$EPOCHS" batch="$BATCH" imgsz="$IMGSZ" \
+  "$CLI" train data="$WORK/shapes/data.yaml" model=yolo9-t pretrained=false epochs="$EPOCHS" batch="$BATCH" imgsz="$IMGSZ" \
     device="${run#*:}" workers=8 project="$WORK/runs" name="gpus$gpus" > "$OUT/train-$gpus-gpus.log" 2>&1
 done
 "$PY" - "$WORK/runs" "$GPUS" "$EPOCHS" "$BATCH" "$IMGSZ" "$WORK/shapes" > "$OUT/distributed.md" <<'PY'

@@ -392,12 +392,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="38"/>
+        <location filename="../ui/main_window.cpp" line="41"/>
         <source>LibTorch %1 · no GPU</source>
         <translation>LibTorch %1 · nessuna GPU</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="39"/>
+        <location filename="../ui/main_window.cpp" line="42"/>
         <source>LibTorch %1 · CUDA %2 · %n GPU(s)</source>
         <translation>
             <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
@@ -405,67 +405,72 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="46"/>
+        <location filename="../ui/main_window.cpp" line="49"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="53"/>
+        <location filename="../ui/main_window.cpp" line="56"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="54"/>
+        <location filename="../ui/main_window.cpp" line="57"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="56"/>
+        <location filename="../ui/main_window.cpp" line="59"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="61"/>
+        <location filename="../ui/main_window.cpp" line="64"/>
         <source>Kernels</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="63"/>
+        <location filename="../ui/main_window.cpp" line="66"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="93"/>
+        <location filename="../ui/main_window.cpp" line="96"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="94"/>
+        <location filename="../ui/main_window.cpp" line="97"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="95"/>
+        <location filename="../ui/main_window.cpp" line="98"/>
         <source>Open &amp;model…</source>
         <translation>Apri &amp;modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="96"/>
+        <location filename="../ui/main_window.cpp" line="99"/>
+        <source>Open &amp;pretrained model…</source>
+        <translation>Apri modello &amp;preaddestrato…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="97"/>
+        <location filename="../ui/main_window.cpp" line="101"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="98"/>
+        <location filename="../ui/main_window.cpp" line="102"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="123"/>
+        <location filename="../ui/main_window.cpp" line="127"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -473,42 +478,57 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="168"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/main_window.cpp" line="184"/>
+        <source>downloading %1…</source>
+        <translation>download di %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="189"/>
+        <source>no model: %1 is not downloaded</source>
+        <translation>nessun modello: %1 non è scaricato</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="197"/>
+        <source>Cannot download %1</source>
+        <translation>Impossibile scaricare %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Images and videos (%1)</source>
         <translation>Immagini e video (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="143"/>
+        <location filename="../ui/main_window.cpp" line="151"/>
         <source>loading %1…</source>
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="169"/>
+        <location filename="../ui/main_window.cpp" line="208"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="169"/>
+        <location filename="../ui/main_window.cpp" line="208"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="183"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="184"/>
+        <location filename="../ui/main_window.cpp" line="223"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="185"/>
+        <location filename="../ui/main_window.cpp" line="224"/>
         <source>%1
 
 Still using %2.</source>
@@ -517,7 +537,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="196"/>
+        <location filename="../ui/main_window.cpp" line="235"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -525,12 +545,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="200"/>
+        <location filename="../ui/main_window.cpp" line="239"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="203"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -541,42 +561,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="219"/>
+        <location filename="../ui/main_window.cpp" line="258"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="245"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="250"/>
+        <location filename="../ui/main_window.cpp" line="289"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="255"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="268"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="273"/>
+        <location filename="../ui/main_window.cpp" line="312"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="276"/>
+        <location filename="../ui/main_window.cpp" line="315"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -584,15 +604,33 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="99"/>
+        <location filename="../ui/main_window.cpp" line="103"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="150"/>
-        <location filename="../ui/main_window.cpp" line="219"/>
+        <location filename="../ui/main_window.cpp" line="158"/>
+        <location filename="../ui/main_window.cpp" line="258"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPickerDialog</name>
+    <message>
+        <location filename="../ui/model_picker.cpp" line="15"/>
+        <source>Pretrained models</source>
+        <translation>Modelli preaddestrati</translation>
+    </message>
+    <message>
+        <location filename="../ui/model_picker.cpp" line="30"/>
+        <source>LibreYOLO&apos;s published weights (COCO, 80 classes). Files in ./weights/ come first; a model not on disk is downloaded once into %1.</source>
+        <translation>I pesi pubblicati da LibreYOLO (COCO, 80 classi). I file in ./weights/ hanno la precedenza; un modello non presente su disco viene scaricato una volta in %1.</translation>
+    </message>
+    <message>
+        <location filename="../ui/model_picker.cpp" line="36"/>
+        <source>Use model</source>
+        <translation>Usa il modello</translation>
     </message>
 </context>
 <context>
@@ -716,6 +754,44 @@ Resta in uso %2.</translation>
         <location filename="../ui/prediction_view.cpp" line="89"/>
         <source>Drop an image here</source>
         <translation>Trascina qui un&apos;immagine</translation>
+    </message>
+</context>
+<context>
+    <name>PretrainedCatalog</name>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="120"/>
+        <source>%1 is downloaded from LibreYOLO&apos;s hub when chosen</source>
+        <translation>%1 viene scaricato dall&apos;hub di LibreYOLO quando lo si sceglie</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="137"/>
+        <source>not downloaded</source>
+        <translation>non scaricato</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="146"/>
+        <source>Model</source>
+        <translation>Modello</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="148"/>
+        <source>Family</source>
+        <translation>Famiglia</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="150"/>
+        <source>Parameters</source>
+        <translation>Parametri</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="152"/>
+        <source>Input size</source>
+        <translation>Dimensione d&apos;ingresso</translation>
+    </message>
+    <message>
+        <location filename="../ui/pretrained_catalog.cpp" line="154"/>
+        <source>Weights</source>
+        <translation>Pesi</translation>
     </message>
 </context>
 <context>
@@ -896,102 +972,122 @@ Resta in uso %2.</translation>
 <context>
     <name>TrainForm</name>
     <message>
-        <location filename="../ui/train_form.cpp" line="22"/>
-        <source>A model name (%1: from scratch) or a .safetensors or LibreYOLO .pt file (fine-tune)</source>
-        <translation>Un nome di modello (%1: da zero) o un file .safetensors o .pt di LibreYOLO (fine-tuning)</translation>
+        <location filename="../ui/train_form.cpp" line="25"/>
+        <source>A model name (%1) or a .safetensors or LibreYOLO .pt file to start from</source>
+        <translation>Il nome di un modello (%1) o un file .safetensors o .pt di LibreYOLO da cui partire</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="28"/>
+        <location filename="../ui/train_form.cpp" line="29"/>
+        <source>Pretrained…</source>
+        <translation>Preaddestrati…</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="35"/>
+        <source>start from LibreYOLO&apos;s pretrained weights</source>
+        <translation>parti dai pesi preaddestrati di LibreYOLO</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="38"/>
+        <source>Checked: a model name starts from its published COCO weights (downloaded once). Unchecked: from random weights (LibreYOLO&apos;s pretrained=False), which takes hundreds of epochs.</source>
+        <translation>Selezionato: il nome di un modello parte dai suoi pesi COCO pubblicati (scaricati una volta). Non selezionato: da pesi casuali (pretrained=False di LibreYOLO), che richiedono centinaia di epoche.</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="43"/>
         <source>data.yaml</source>
         <translation>data.yaml</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="29"/>
+        <location filename="../ui/train_form.cpp" line="44"/>
         <source>Browse…</source>
         <translation>Sfoglia…</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="32"/>
+        <location filename="../ui/train_form.cpp" line="47"/>
         <source>Dataset YAML</source>
         <translation>YAML del dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="32"/>
+        <location filename="../ui/train_form.cpp" line="47"/>
         <source>YAML (*.yaml *.yml)</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="61"/>
+        <location filename="../ui/train_form.cpp" line="76"/>
         <source>mixed precision (CUDA)</source>
         <translation>precisione mista (CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="65"/>
+        <location filename="../ui/train_form.cpp" line="80"/>
         <source>capture the training step as a CUDA graph</source>
         <translation>cattura lo step di addestramento come grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="74"/>
+        <location filename="../ui/train_form.cpp" line="89"/>
         <source>Model</source>
         <translation>Modello</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="75"/>
+        <location filename="../ui/train_form.cpp" line="90"/>
+        <source>Pretrained</source>
+        <translation>Preaddestrato</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="91"/>
         <source>Data</source>
         <translation>Dati</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="76"/>
+        <location filename="../ui/train_form.cpp" line="92"/>
         <source>Epochs</source>
         <translation>Epoche</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="77"/>
+        <location filename="../ui/train_form.cpp" line="93"/>
         <source>Batch</source>
         <translation>Batch</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="78"/>
+        <location filename="../ui/train_form.cpp" line="94"/>
         <source>Image size</source>
         <translation>Dimensione immagine</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="79"/>
+        <location filename="../ui/train_form.cpp" line="95"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="80"/>
+        <location filename="../ui/train_form.cpp" line="96"/>
         <source>Optimizer</source>
         <translation>Ottimizzatore</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="81"/>
+        <location filename="../ui/train_form.cpp" line="97"/>
         <source>lr0</source>
         <translation>lr0</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="82"/>
+        <location filename="../ui/train_form.cpp" line="98"/>
         <source>AMP</source>
         <translation>AMP</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="83"/>
+        <location filename="../ui/train_form.cpp" line="99"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="84"/>
+        <location filename="../ui/train_form.cpp" line="100"/>
         <source>Project folder</source>
         <translation>Cartella del progetto</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="85"/>
+        <location filename="../ui/train_form.cpp" line="101"/>
         <source>Run name</source>
         <translation>Nome dell&apos;esecuzione</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="104"/>
+        <location filename="../ui/train_form.cpp" line="120"/>
         <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
         <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
     </message>
@@ -1124,11 +1220,54 @@ Resta in uso %2.</translation>
     </message>
 </context>
 <context>
+    <name>WeightsDownloadDialog</name>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="18"/>
+        <source>Downloading %1</source>
+        <translation>Download di %1</translation>
+    </message>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="29"/>
+        <source>Downloading %1
+from %2</source>
+        <translation>Download di %1
+da %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="32"/>
+        <source>Cancelling…</source>
+        <translation>Annullamento…</translation>
+    </message>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="69"/>
+        <source>Downloading %1
+from %2
+%3 of %4 MB</source>
+        <translation>Download di %1
+da %2
+%3 di %4 MB</translation>
+    </message>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="72"/>
+        <source>Downloading %1
+from %2
+%3 MB</source>
+        <translation>Download di %1
+da %2
+%3 MB</translation>
+    </message>
+    <message>
+        <location filename="../ui/weights_download.cpp" line="85"/>
+        <source>Cannot download %1</source>
+        <translation>Impossibile scaricare %1</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <location filename="../app/studio/main.cpp" line="40"/>
-        <source>Model name or .safetensors file.</source>
-        <translation>Nome del modello o file .safetensors.</translation>
+        <source>Model name (LibreYOLO&apos;s pretrained weights, downloaded once) or weights file.</source>
+        <translation>Nome del modello (pesi preaddestrati di LibreYOLO, scaricati una volta) o file dei pesi.</translation>
     </message>
     <message>
         <location filename="../app/studio/main.cpp" line="42"/>

@@ -21,13 +21,16 @@
 #include "kernels_page.h"
 #include "libreyolo/version.h"
 #include "media_paths.h"
+#include "model_picker.h"
 #include "predict_controller.h"
 #include "predict_controls.h"
 #include "predict_worker.h"
 #include "prediction_view.h"
+#include "pretrained_catalog.h"
 #include "settings_page.h"
 #include "studio_settings.h"
 #include "train_page.h"
+#include "weights_download.h"
 
 namespace {
 
@@ -93,6 +96,7 @@ void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open images…"), QKeySequence::Open, this, &MainWindow::openImagesDialog);
     file->addAction(tr("Open &model…"), this, &MainWindow::openModelDialog);
+    file->addAction(tr("Open &pretrained model…"), this, &MainWindow::openPretrainedDialog);
     file->addAction(tr("Open &folder…"), this, &MainWindow::openFolderDialog);
     file->addAction(tr("&Save results…"), QKeySequence::Save, this, &MainWindow::saveResultsDialog);
     file->addAction(tr("S&top video"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stopVideo);
@@ -140,6 +144,10 @@ QString MainWindow::resultStatus() const {
 }
 
 void MainWindow::openModel(const QString& nameOrPath) {
+    if (weightsNeedDownload(nameOrPath)) {
+        downloadThenOpen(nameOrPath);
+        return;
+    }
     modelLabel_->setFullText(tr("loading %1…").arg(nameOrPath));
     predictor_->loadModel(nameOrPath, controls_->device());
     predictAgain();
@@ -160,6 +168,37 @@ void MainWindow::moveModel(const QString& device) {
     modelLabel_->setFullText(tr("moving the model to %1…").arg(device));
     predictor_->moveModel(device);
     predictor_->predictAgain(controls_->options());
+}
+
+void MainWindow::openPretrainedDialog() {
+    if (!picker_) {
+        picker_ = new ModelPickerDialog(this);
+        connect(picker_, &ModelPickerDialog::modelChosen, this, &MainWindow::openModel);
+    }
+    picker_->catalog()->refreshFiles();
+    picker_->select(predictor_->modelRequest());
+    picker_->open();
+}
+
+void MainWindow::downloadThenOpen(const QString& name) {
+    modelLabel_->setFullText(tr("downloading %1…").arg(name));
+    auto* download = new WeightsDownloadDialog(name, this);
+    download->setReportsErrors(false);  // this window reports them, as any load failure
+    const auto restoreStatus = [this, name] {
+        const QString kept = predictor_->modelDescription();
+        modelLabel_->setFullText(kept.isEmpty() ? tr("no model: %1 is not downloaded").arg(name) : kept);
+    };
+    connect(download, &WeightsDownloadDialog::downloaded, this,
+            [this](const QString&, const QString& path) { openModel(path); });
+    connect(download, &WeightsDownloadDialog::cancelled, this, restoreStatus);
+    connect(download, &WeightsDownloadDialog::failed, this,
+            [this, restoreStatus](const QString& failedName, const QString& message) {
+                restoreStatus();
+                showBlockingError(tr("Cannot download %1").arg(failedName), message);
+                Q_EMIT modelLoadFailed(message);
+                showError(message);
+            });
+    download->start();
 }
 
 void MainWindow::openModelDialog() {

@@ -14,6 +14,7 @@ class ElidedLabel;
 class GraphsPage;
 class ImageStrip;
 class KernelsPage;
+class ModelPickerDialog;
 class PredictControls;
 class PredictController;
 class PredictionView;
@@ -42,6 +43,7 @@ public:
     QString resultStatus() const;
     // The dialog that errors which stop the user open (null before the first).
     QMessageBox* errorDialog() const { return errorDialog_; }
+    ModelPickerDialog* modelPicker() const { return picker_; }  // null before its first use
 
     // Image files of paths, folders expanded (their images, sorted), in order.
     static QStringList imageFiles(const QStringList& paths);
@@ -61,6 +63,8 @@ public Q_SLOTS:
     // predicts the current image again. A failure keeps the model loaded before, if any.
     void openModel(const QString& nameOrPath);
     void openModelDialog();
+    // The pretrained-model picker; the model chosen opens as openModel does.
+    void openPretrainedDialog();
 
 Q_SIGNALS:
     void predictionShown(int detections);
@@ -89,6 +93,8 @@ private:
     void showPredictionFailure(const QString& path, const QString& message);
     void showModel(const QString& description);
     void reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept);
+    // A name whose weights are not on disk: fetched behind a progress dialog, then opened.
+    void downloadThenOpen(const QString& name);
 
     PredictController* predictor_ = nullptr;
     PredictionResults results_;
@@ -105,5 +111,6 @@ private:
     ElidedLabel* modelLabel_ = nullptr;
     ElidedLabel* resultLabel_ = nullptr;
     QMessageBox* errorDialog_ = nullptr;
+    ModelPickerDialog* picker_ = nullptr;
     QString lastRunWeights_;  // the weights folder of the last training run, for Open model
 };

@@ -14,15 +14,31 @@
 #include "cuda_gate.h"
 #include "libreyolo/families.h"
 #include "libreyolo/image_size.h"
+#include "model_picker.h"
+#include "pretrained_catalog.h"
+#include "weights_download.h"
 
 TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
     const libreyolo::TrainOptions defaults;
     model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
     model_->setObjectName("model");
-    model_->setToolTip(tr("A model name (%1: from scratch) or a .safetensors or LibreYOLO .pt file (fine-tune)")
+    model_->setToolTip(tr("A model name (%1) or a .safetensors or LibreYOLO .pt file to start from")
                            .arg(QString::fromStdString(libreyolo::model_names_summary(true))));
     family_ = libreyolo::parse_model_name(defaults.model).family;
     connect(model_, &QLineEdit::editingFinished, this, &TrainForm::applyFamilyDefaults);
+    auto* pick = new QPushButton(tr("Pretrained…"), this);
+    pick->setObjectName("choosePretrained");
+    connect(pick, &QPushButton::clicked, this, &TrainForm::choosePretrainedModel);
+    auto* modelRow = new QHBoxLayout;
+    modelRow->addWidget(model_, 1);
+    modelRow->addWidget(pick);
+    pretrained_ = new QCheckBox(tr("start from LibreYOLO's pretrained weights"), this);
+    pretrained_->setObjectName("pretrained");
+    pretrained_->setChecked(defaults.pretrained);
+    pretrained_->setToolTip(
+        tr("Checked: a model name starts from its published COCO weights (downloaded once). "
+           "Unchecked: from random weights (LibreYOLO's pretrained=False), which takes "
+           "hundreds of epochs."));
     data_ = new QLineEdit(this);
     data_->setObjectName("data");
     data_->setPlaceholderText(tr("data.yaml"));
@@ -71,7 +87,8 @@ TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
 
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Model"), model_);
+    form->addRow(tr("Model"), modelRow);
+    form->addRow(tr("Pretrained"), pretrained_);
     form->addRow(tr("Data"), dataRow);
     form->addRow(tr("Epochs"), epochs_);
     form->addRow(tr("Batch"), batch_);
@@ -116,6 +133,7 @@ libreyolo::TrainOptions TrainForm::options() const {
     } catch (const std::exception&) {
         o.model = model;  // an unknown name: train() says so on the worker
     }
+    o.pretrained = pretrained_->isChecked();
     o.data = data_->text().trimmed().toStdString();
     o.epochs = epochs_->value();
     o.batch = batch_->value();
@@ -133,6 +151,7 @@ libreyolo::TrainOptions TrainForm::options() const {
 
 void TrainForm::setOptions(const libreyolo::TrainOptions& o) {
     model_->setText(QString::fromStdString(o.model));
+    pretrained_->setChecked(o.pretrained);
     data_->setText(QString::fromStdString(o.data));
     epochs_->setValue(o.epochs);
     batch_->setValue(o.batch);
@@ -164,4 +183,16 @@ void TrainForm::showRunFolder(const QString& dir) {
 
 void TrainForm::focusData() {
     data_->setFocus();
+}
+
+void TrainForm::choosePretrainedModel() {
+    auto* picker = new ModelPickerDialog(this);
+    picker->setAttribute(Qt::WA_DeleteOnClose);
+    picker->select(model_->text().trimmed());
+    connect(picker, &ModelPickerDialog::modelChosen, this, [this](const QString& name) {
+        model_->setText(name);
+        applyFamilyDefaults();
+        if (pretrained_->isChecked() && weightsNeedDownload(name)) (new WeightsDownloadDialog(name, this))->start();
+    });
+    picker->open();
 }

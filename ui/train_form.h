@@ -1,5 +1,6 @@
 #pragma once
-// The Train page's form: model, data, epochs, batch, imgsz, device, optimizer, lr0, AMP, CUDA
+// The Train page's form: model (typed, or chosen from the pretrained models), whether a name starts
+// from LibreYOLO's pretrained weights, data, epochs, batch, imgsz, device, optimizer, lr0, AMP, CUDA
 // graph, project folder and run name, as libreyolo::TrainOptions over the model family's defaults
 // (libreyolo::train_defaults) for what the form does not show. Options that need a CUDA GPU (AMP,
 // CUDA graph, cuda devices) are disabled where there is none.
@@ -32,6 +33,9 @@ public:
     // The folder name showRunFolder put in Run name for the current run (empty until then).
     QString runFolderName() const { return runFolderName_; }
     void focusData();
+    // The pretrained-model picker (a ModelPickerDialog); choosing a model whose weights are not on
+    // disk downloads them behind a progress dialog when Pretrained is checked.
+    void choosePretrainedModel();
 
 Q_SIGNALS:
     // The form took another family's defaults: a line for the log.
@@ -46,6 +50,7 @@ private:
     QString runBaseName_, runFolderName_;
 
     QLineEdit* model_ = nullptr;
+    QCheckBox* pretrained_ = nullptr;
     QLineEdit* data_ = nullptr;
     QSpinBox* epochs_ = nullptr;
     QSpinBox* batch_ = nullptr;

@@ -41,8 +41,8 @@ std::string default_sample_image() {
 void warn_if_random(const Model& model) {
     const ModelInfo info = model.info();
     if (!info.pretrained)
-        log_warning("model", "no weights file given: " + info.family + "-" + info.size +
-                                 " has random weights, so its detections are meaningless");
+        log_warning("model", info.family + "-" + info.size +
+                                 " has random weights (pretrained=false), so its detections are meaningless");
 }
 
 }  // namespace libreyolo::cli

@@ -22,6 +22,7 @@ void print_usage(std::ostream& out) {
     out << "  help      this text\n\n"
            "`libreyolo <command> --help` describes each command's keys.\nexamples:\n"
            "  libreyolo predict source=resources/samples/shapes.png save=true\n"
+           "  libreyolo predict model=yolo9-t source=photo.jpg   (LibreYOLO's weights, downloaded once)\n"
            "  libreyolo synth out=datasets/shapes n=500 imgsz=640 seed=0\n"
            "  libreyolo train data=datasets/shapes/data.yaml epochs=50\n"
            "  libreyolo val model=runs/train/exp/weights/best.safetensors data=datasets/shapes/data.yaml\n"

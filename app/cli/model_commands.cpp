@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "args.h"
 #include "libreyolo/errors.h"
@@ -12,6 +13,7 @@
 #include "libreyolo/model.h"
 #include "libreyolo/pretrained.h"
 #include "libreyolo/version.h"
+#include "model_argument.h"
 
 namespace libreyolo::cli {
 namespace fs = std::filesystem;
@@ -22,6 +24,9 @@ const char* kInfoHelp = R"(libreyolo info — describe a model
 keys:
   model=NAME|FILE   a model name or a .safetensors / LibreYOLO .pt checkpoint [the demo model]:
                     {models}
+                    A name is described from its architecture, with its pretrained weights when
+                    they are already in ./weights/ or the cache: info never downloads.
+  pretrained=BOOL   false: the architecture alone, even when the weights are here [true]
   imgsz=N           input size for the GFLOPs figure [the model's]
   device=D          auto, cpu, cuda, cuda:N [cpu]
   nc=N              class count for a model name (random init) [80]
@@ -40,10 +45,18 @@ the result to prove that it fits. Every command also takes a .pt file as the mod
 )";
 
 int run_info(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(argv, {"model", "imgsz", "device", "nc"}, {"json"});
+    const Arguments args = parse_arguments(argv, {"model", "pretrained", "imgsz", "device", "nc"}, {"json"});
     const std::string name = args.get("model", default_model());
     const std::string device = args.get("device", "cpu");
-    Model model = args.has("nc") ? Model::create(name, args.get_int("nc", 80), device) : Model::load(name, device);
+    const PretrainedOptions weights = PretrainedOptions::from_environment();
+    Model model = [&] {
+        if (args.has("nc")) return Model::create(architecture_name(name), args.get_int("nc", 80), device);
+        if (!is_model_name(name)) return load_model_argument(args, name, device);
+        if (wants_pretrained(args))
+            if (const std::optional<fs::path> local = find_pretrained_weights(name, weights))
+                return Model::load(local->string(), device);
+        return Model::create(architecture_name(name), 80, device);
+    }();
     const ModelInfo info = model.info();
     const int imgsz = args.get_int("imgsz", info.imgsz);
     const double gflops = model.gflops(imgsz);
@@ -74,10 +87,15 @@ int run_info(const std::vector<std::string>& argv) {
                                       : "not calibrated: weight-only");
     else
         std::printf("quant       none (float)\n");
-    if (!traits.weights_prefix.empty())
-        std::printf("weights     %s (the file LibreYOLO publishes for %s-%s)\n",
-                    pretrained_file_name(info.family + "-" + info.size).c_str(), info.family.c_str(),
-                    info.size.c_str());
+    if (!traits.weights_prefix.empty()) {
+        const std::string published = ModelName{info.family, info.size, info.task}.canonical();
+        const std::optional<fs::path> local = find_pretrained_weights(published, weights);
+        std::printf(
+            "weights     %s (LibreYOLO's pretrained %s: %s)\n", pretrained_file_name(published).c_str(),
+            published.c_str(),
+            local ? local->string().c_str()
+                  : ("not downloaded; the first use fetches " + pretrained_url(published, weights.base_url)).c_str());
+    }
     std::printf("cuda graph  %s\n",
                 traits.supports_cuda_graph_inference(info.task) ? "supported" : "not supported yet");
     return 0;

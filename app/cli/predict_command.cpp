@@ -11,6 +11,7 @@
 #include "libreyolo/errors.h"
 
 #include "libreyolo/model.h"
+#include "model_argument.h"
 
 namespace libreyolo::cli {
 namespace fs = std::filesystem;
@@ -19,8 +20,11 @@ namespace {
 const char* kPredictHelp = R"(libreyolo predict — detect objects
 
 keys (defaults in brackets):
-  model=NAME|FILE   a model name (random init) or a .safetensors checkpoint [the demo model]:
+  model=NAME|FILE   a model name (LibreYOLO's pretrained weights: ./weights/, the cache, else
+                    downloaded once) or a .safetensors / LibreYOLO .pt checkpoint [the demo model]:
                     {models}
+  pretrained=BOOL   false: the model's architecture with random weights [true]
+  download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
   source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
   conf=F            score threshold [0.25]
   iou=F             NMS IoU threshold [0.45]
@@ -45,11 +49,11 @@ flags:
 )";
 
 int run_predict(const std::vector<std::string>& argv) {
-    const Arguments args =
-        parse_arguments(argv,
-                        {"model", "source", "conf", "iou", "imgsz", "max_det", "batch", "device", "vid_stride", "save",
-                         "project", "name", "exist_ok", "half", "cuda_graph", "fused_attention"},
-                        {"json"});
+    const Arguments args = parse_arguments(
+        argv,
+        {"model", "pretrained", "download", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
+         "vid_stride", "save", "project", "name", "exist_ok", "half", "cuda_graph", "fused_attention"},
+        {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
     o.iou = args.get_float("iou", o.iou);
@@ -65,8 +69,7 @@ int run_predict(const std::vector<std::string>& argv) {
     const bool json = args.flags.count("json") != 0;
     const std::string source = args.get("source", default_sample_image());
 
-    Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
-    warn_if_random(model);
+    Model model = load_model_argument(args, default_model(), args.get("device", "auto"));
     if (args.get_bool("half", false)) model.set_dtype("float16");
     if (args.has("fused_attention")) {
         const bool fused = args.get_bool("fused_attention", false);

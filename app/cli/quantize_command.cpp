@@ -10,6 +10,7 @@
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
+#include "model_argument.h"
 
 namespace libreyolo::cli {
 namespace fs = std::filesystem;
@@ -18,7 +19,10 @@ namespace {
 const char* kQuantizeHelp = R"(libreyolo quantize — quantize a model (simulation) and save a quantized checkpoint
 
 keys (defaults in brackets):
-  model=NAME|FILE   a .safetensors checkpoint [the demo model]
+  model=NAME|FILE   a model name (LibreYOLO's pretrained weights: ./weights/, the cache, else
+                    downloaded once) or a .safetensors / LibreYOLO .pt checkpoint [the demo model]
+  pretrained=BOOL   false: the model's architecture with random weights [true]
+  download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
   recipe=NAME       fp8: E4M3 weights per output channel and inputs per tensor [fp8]
   calib=SOURCE      calibration images, forward only: a data YAML (its train split) or an image,
                     folder or glob (required; none: no calibration, weight-only simulation)
@@ -56,9 +60,10 @@ std::string default_output(const std::string& model, const std::string& recipe) 
 }
 
 int run_quantize(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(
-        argv, {"model", "recipe", "calib", "samples", "batch", "imgsz", "algorithm", "keep", "out", "device"},
-        {"json"});
+    const Arguments args = parse_arguments(argv,
+                                           {"model", "pretrained", "download", "recipe", "calib", "samples", "batch",
+                                            "imgsz", "algorithm", "keep", "out", "device"},
+                                           {"json"});
     if (!args.has("calib"))
         throw InvalidArgument("calib: name the calibration images (a data YAML, folder or glob), or calib=none");
     QuantizeOptions o;
@@ -73,8 +78,7 @@ int run_quantize(const std::vector<std::string>& argv) {
         o.keep_high_precision = keep == "none" ? std::vector<std::string>{} : split_commas(keep);
     }
     const std::string model_path = args.get("model", default_model());
-    Model model = Model::load(model_path, args.get("device", "auto"));
-    warn_if_random(model);
+    Model model = load_model_argument(args, model_path, args.get("device", "auto"));
     const QuantInfo info = model.quantize(o);
     const std::string out = args.get("out", default_output(model_path, info.recipe));
     model.save(out);

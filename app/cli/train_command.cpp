@@ -9,6 +9,7 @@
 #include "args.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
+#include "model_argument.h"
 #include "rank_launcher.h"
 
 #include "libreyolo/train.h"
@@ -25,8 +26,12 @@ const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
 
 keys (defaults in brackets: YOLOv9's, then YOLOX's, then RT-DETR's, LibreYOLO's for each; one value
 when they agree):
-  model=NAME|FILE   a model name (from scratch) or a .safetensors checkpoint to fine-tune
+  model=NAME|FILE   a model name or a .safetensors / LibreYOLO .pt checkpoint to start from
                     [yolo9-t]: {trainable models}
+  pretrained=BOOL   true: a name starts from LibreYOLO's pretrained weights (./weights/, the
+                    cache, else downloaded once); false: from random weights, as LibreYOLO's
+                    pretrained=False (a checkpoint's architecture too) [true]
+  download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
   data=FILE         the data YAML (required)
   epochs=N [100 | 300 | 72]  batch=N [16 | 16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]
   seed=N [0]
@@ -97,52 +102,20 @@ std::string graph_outcome(const TrainResult& r) {
 }
 
 int run_train(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(argv,
-                                           {"model",
-                                            "data",
-                                            "epochs",
-                                            "batch",
-                                            "imgsz",
-                                            "workers",
-                                            "device",
-                                            "seed",
-                                            "optimizer",
-                                            "lr0",
-                                            "lrf",
-                                            "min_lr_ratio",
-                                            "scheduler",
-                                            "momentum",
-                                            "weight_decay",
-                                            "warmup_epochs",
-                                            "warmup_lr_start",
-                                            "warmup_momentum",
-                                            "ema_decay",
-                                            "mosaic",
-                                            "mosaic_prob",
-                                            "close_mosaic",
-                                            "no_aug_epochs",
-                                            "degrees",
-                                            "translate",
-                                            "shear",
-                                            "mosaic_scale",
-                                            "mixup_prob",
-                                            "mixup_scale",
-                                            "hsv_prob",
-                                            "flip_prob",
-                                            "patience",
-                                            "eval_interval",
-                                            "save_period",
-                                            "project",
-                                            "name",
-                                            "exist_ok",
-                                            "resume",
-                                            "amp",
-                                            "sync_bn",
-                                            "dist_timeout",
-                                            "lr_backbone",
-                                            "clip_max_norm",
-                                            "multi_scale"},
-                                           {"cuda-graph"});
+    const Arguments args =
+        parse_arguments(argv, {"model",         "pretrained",    "download",        "data",
+                               "epochs",        "batch",         "imgsz",           "workers",
+                               "device",        "seed",          "optimizer",       "lr0",
+                               "lrf",           "min_lr_ratio",  "scheduler",       "momentum",
+                               "weight_decay",  "warmup_epochs", "warmup_lr_start", "warmup_momentum",
+                               "ema_decay",     "mosaic",        "mosaic_prob",     "close_mosaic",
+                               "no_aug_epochs", "degrees",       "translate",       "shear",
+                               "mosaic_scale",  "mixup_prob",    "mixup_scale",     "hsv_prob",
+                               "flip_prob",     "patience",      "eval_interval",   "save_period",
+                               "project",       "name",          "exist_ok",        "resume",
+                               "amp",           "sync_bn",       "dist_timeout",    "lr_backbone",
+                               "clip_max_norm", "multi_scale"},
+                        {"cuda-graph"});
     // LibreYOLO's names for keys that carry Ultralytics' names here.
     const auto key = [&](const std::string& ours, const std::string& libreyolo) {
         if (args.has(ours) && args.has(libreyolo))
@@ -192,6 +165,11 @@ int run_train(const std::vector<std::string>& argv) {
     o.clip_max_norm = args.get_double("clip_max_norm", o.clip_max_norm);
     o.multi_scale = args.get_bool("multi_scale", o.multi_scale);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
+    o.pretrained = wants_pretrained(args);
+    if (o.resume && args.has("pretrained"))
+        throw InvalidArgument("pretrained: a resumed run continues from its checkpoint; drop pretrained= or resume=");
+    // Fetched here, once, with the progress bar (and before any rank starts): the run then finds it.
+    if (o.pretrained && !o.resume && is_model_name(o.model)) pretrained_weights(o.model, pretrained_options(args));
 
     const std::optional<DistributedRank> rank = distributed_rank();
     if (const auto devices = device_list(o.device)) {

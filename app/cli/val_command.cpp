@@ -7,6 +7,7 @@
 #include "libreyolo/errors.h"
 
 #include "libreyolo/validate.h"
+#include "model_argument.h"
 
 namespace libreyolo::cli {
 namespace {
@@ -14,7 +15,10 @@ namespace {
 const char* kValHelp = R"(libreyolo val — score a model on a dataset split
 
 keys (defaults in brackets):
-  model=NAME|FILE   a .safetensors checkpoint [the demo model]
+  model=NAME|FILE   a model name (LibreYOLO's pretrained weights: ./weights/, the cache, else
+                    downloaded once) or a .safetensors / LibreYOLO .pt checkpoint [the demo model]
+  pretrained=BOOL   false: the model's architecture with random weights [true]
+  download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
   data=FILE         the data YAML (required)
   split=NAME        val, train or test [val]
   imgsz=N           input size [the model's]
@@ -32,7 +36,9 @@ other COCO numbers and best_conf, the confidence where F1 at IoU 0.50 peaks (Lib
 
 int run_val(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
-        argv, {"model", "data", "split", "imgsz", "batch", "conf", "iou", "max_det", "device"}, {"json"});
+        argv,
+        {"model", "pretrained", "download", "data", "split", "imgsz", "batch", "conf", "iou", "max_det", "device"},
+        {"json"});
     if (!args.has("data")) throw InvalidArgument("data: name the dataset YAML (libreyolo val data=FILE)");
     ValOptions o;
     o.split = args.get("split", o.split);
@@ -41,8 +47,7 @@ int run_val(const std::vector<std::string>& argv) {
     o.conf = args.get_float("conf", o.conf);
     o.iou = args.get_float("iou", o.iou);
     o.max_det = args.get_int("max_det", o.max_det);
-    Model model = Model::load(args.get("model", default_model()), args.get("device", "auto"));
-    warn_if_random(model);
+    Model model = load_model_argument(args, default_model(), args.get("device", "auto"));
     const bool json = args.flags.count("json") != 0;
     const ValResult r = validate(model, args.get("data"), o, [&](int done, int total) {
         if (!json && progress_on_stderr()) std::fprintf(stderr, "\rval %d/%d images", done, total);

@@ -37,8 +37,11 @@ int main(int argc, char* argv[]) {
 
     QCommandLineParser parser;
     parser.addHelpOption();
-    QCommandLineOption model("model", QCoreApplication::translate("main", "Model name or .safetensors file."), "model",
-                             QString::fromStdString(libreyolo::default_model()));
+    QCommandLineOption model(
+        "model",
+        QCoreApplication::translate("main",
+                                    "Model name (LibreYOLO's pretrained weights, downloaded once) or weights file."),
+        "model", QString::fromStdString(libreyolo::default_model()));
     QCommandLineOption device("device", QCoreApplication::translate("main", "auto, cpu, cuda or cuda:N."), "device",
                               settings.device());
     QCommandLineOption image("image", QCoreApplication::translate("main", "Image, folder or video to open."), "path",

@@ -12,7 +12,7 @@ BIN="${BIN:-build/bin}"
 DATA="${DATA:-.demodata/shapes}"
 WORK="${WORK:-.demodata/train}"
 [[ -f "$DATA/data.yaml" ]] || "$BIN/libreyolo" synth out="$DATA" n=700 imgsz=416 seed=0 format="${FORMAT:-jpg}"
-"$BIN/libreyolo" train model=yolo9-t data="$DATA/data.yaml" epochs="${EPOCHS:-80}" imgsz=416 batch=32 \
+"$BIN/libreyolo" train model=yolo9-t pretrained=false data="$DATA/data.yaml" epochs="${EPOCHS:-80}" imgsz=416 batch=32 \
   device="${DEVICE:-cuda}" workers=8 seed=0 eval_interval=5 project="$WORK" name=demo exist_ok=true
 cp "$WORK/demo/weights/best.safetensors" resources/models/yolo9t-shapes.safetensors
 cp "$WORK/demo/results.csv" docs/demo-model-training.csv

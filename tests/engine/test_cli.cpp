@@ -84,7 +84,7 @@ private Q_SLOTS:
         QVERIFY(r.out.contains("shapes.png"));
         QVERIFY2(r.out.contains("circle") && r.out.contains("star") && r.out.contains("triangle"), qPrintable(r.out));
         QVERIFY2(!r.err.contains("random weights"), qPrintable(r.err));
-        const Run random = run_cli({"predict", "model=yolo9-t", "device=cpu"});
+        const Run random = run_cli({"predict", "model=yolo9-t", "pretrained=false", "device=cpu"});
         QCOMPARE(random.code, 0);
         QVERIFY2(random.err.contains("random weights"), qPrintable(random.err));
     }
@@ -126,14 +126,16 @@ private Q_SLOTS:
     // RT-DETR from the command line: predict on a model name, then one epoch of training with its
     // recipe, whose checkpoint predicts.
     void rtdetrPredictsAndTrains() {
-        Run r = run_cli({"predict", "model=rtdetr-r18", "source=" LIBREYOLO_SAMPLE_IMAGE, "imgsz=160", "device=cpu"});
+        Run r = run_cli({"predict", "model=rtdetr-r18", "pretrained=false", "source=" LIBREYOLO_SAMPLE_IMAGE,
+                         "imgsz=160", "device=cpu"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.contains("imgsz 160"));
         const QString data = dir_.filePath("rtdetr-shapes");
         r = run_cli({"synth", "out=" + data, "n=5", "imgsz=160", "seed=6"});
         QCOMPARE(r.code, 0);
-        r = run_cli({"train", "model=rtdetr-r18", "data=" + data + "/data.yaml", "epochs=1", "batch=2", "imgsz=160",
-                     "device=cpu", "workers=1", "project=" + dir_.filePath("runs"), "name=rtdetr"});
+        r = run_cli({"train", "model=rtdetr-r18", "pretrained=false", "data=" + data + "/data.yaml", "epochs=1",
+                     "batch=2", "imgsz=160", "device=cpu", "workers=1", "project=" + dir_.filePath("runs"),
+                     "name=rtdetr"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("vfl") && r.out.contains("giou"), qPrintable(r.out));
         r = run_cli({"predict", "model=" + dir_.filePath("runs/rtdetr/weights/last.safetensors"),

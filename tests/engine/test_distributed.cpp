@@ -61,7 +61,8 @@ class TestDistributed : public QObject {
                 "dist_timeout=60",
                 "project=" + dir_.filePath("runs"),
                 "name=" + name,
-                "seed=3"};
+                "seed=3",
+                "pretrained=false"};
     }
 
 private Q_SLOTS:

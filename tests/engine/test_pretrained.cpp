@@ -3,6 +3,7 @@
 // ./weights/ comes first, offline makes none; a 404, a cut transfer and a corrupt archive each give
 // their clear error and leave no file behind.
 #include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "libreyolo/errors.h"
 #include "libreyolo/model.h"
 #include "libreyolo/pretrained.h"
+#include "support/detection_compare.h"
 #include "support/local_http_server.h"
 
 using namespace libreyolo;
@@ -20,6 +22,8 @@ namespace {
 
 const std::string kCheckpoint = LIBREYOLO_FIXTURES_DIR "/pt_checkpoints/LibreYOLOXn-seeded-fp16.pt";
 const std::string kHubPath = "/LibreYOLO/LibreYOLOXn/resolve/main/LibreYOLOXn.pt";
+const std::string kStandIns = LIBREYOLO_FIXTURES_DIR "/pt_pretrained/";
+const std::string kYolo9StandIn = kStandIns + "LibreYOLO9t-seeded.pt";
 
 std::string bytes_of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -116,6 +120,7 @@ private Q_SLOTS:
         if (!io::download_available()) QSKIP("this build has no libcurl");
         testing::LocalHttpServer server;
         server.put(kHubPath, bytes_of(kCheckpoint));
+        qunsetenv("LIBREYOLO_OFFLINE");  // ctest runs every test offline
         qputenv("LIBREYOLO_HUB_BASE_URL", QByteArray::fromStdString(server.base_url()));
         qputenv("LIBREYOLO_WEIGHTS_CACHE", dir_.filePath("env-cache").toUtf8());
         Model model = Model::load("LibreYOLOXn.pt", "cpu");
@@ -124,10 +129,75 @@ private Q_SLOTS:
         QCOMPARE(server.requests(), 1);
         qputenv("LIBREYOLO_OFFLINE", "1");
         Model again = Model::load("LibreYOLOXn.pt", "cpu");  // from the cache, offline
+        Model by_name = Model::load("yolox-n", "cpu");       // the model name: the same file
+        QCOMPARE(by_name.info().source,
+                 (fs::path(dir_.filePath("env-cache").toStdString()) / "LibreYOLOXn.pt").string());
         QCOMPARE(server.requests(), 1);
-        qunsetenv("LIBREYOLO_OFFLINE");
         qunsetenv("LIBREYOLO_HUB_BASE_URL");
         qunsetenv("LIBREYOLO_WEIGHTS_CACHE");
+    }
+
+    // The promise, on a loopback hub: `libreyolo predict model=yolo9-t` downloads LibreYOLO's
+    // weights once (here a stand-in LibreYOLO itself saved) and prints the detections LibreYOLO
+    // printed for them; the second run asks nothing; download=false and info never ask; a name
+    // LibreYOLO does not publish says so without a request.
+    void predictByNameDownloadsOnceAndDetectsAsLibreYOLO() {
+        if (!io::download_available()) QSKIP("this build has no libcurl");
+        testing::LocalHttpServer server;
+        server.put("/LibreYOLO/LibreYOLO9t/resolve/main/LibreYOLO9t.pt", bytes_of(kYolo9StandIn));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("LIBREYOLO_OFFLINE");
+        env.insert("LIBREYOLO_HUB_BASE_URL", QString::fromStdString(server.base_url()));
+        env.insert("LIBREYOLO_WEIGHTS_CACHE", dir_.filePath("cli-cache"));
+        const auto cli = [&](QStringList args) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(LIBREYOLO_CLI_PATH, args);
+            p.waitForFinished(600000);
+            return std::tuple{p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+                              QString::fromUtf8(p.readAllStandardError())};
+        };
+        const auto expected = nlohmann::json::parse(std::ifstream(kStandIns + "LibreYOLO9t-seeded.boxes.json"));
+        const QStringList predict = {"predict",
+                                     "model=yolo9-t",
+                                     "source=" LIBREYOLO_SAMPLE_IMAGE,
+                                     "device=cpu",
+                                     "conf=" + QString::number(expected["conf"].get<double>()),
+                                     "--json"};
+        const QStringList offline = {"predict", "model=yolo9-t", "download=false", "device=cpu"};
+        auto [code, out, err] = cli(offline);
+        QVERIFY2(code != 0 && err.contains("downloads are off") && err.contains("LibreYOLO9t.pt"), qPrintable(err));
+        std::tie(code, out, err) = cli({"info", "model=yolo9-t"});
+        QVERIFY2(code == 0 && out.contains("not downloaded") && out.contains("parameters  2,036,544"), qPrintable(out));
+        QCOMPARE(server.requests(), 0);
+
+        std::tie(code, out, err) = cli(predict);
+        QVERIFY2(code == 0, qPrintable(err));
+        QCOMPARE(server.requests(), 1);
+        QVERIFY2(err.contains("downloading LibreYOLO9t.pt"), qPrintable(err));
+        QVERIFY2(!err.contains("random weights"), qPrintable(err));
+        std::vector<Detection> ours, theirs;
+        const nlohmann::json printed = nlohmann::json::parse(out.toStdString());
+        for (const auto& b : printed[0]["boxes"])
+            ours.push_back({b["xyxy"][0].get<float>(), b["xyxy"][1].get<float>(), b["xyxy"][2].get<float>(),
+                            b["xyxy"][3].get<float>(), b["conf"].get<float>(), b["cls"].get<int>()});
+        for (std::size_t i = 0; i < expected["boxes"].size(); ++i) {
+            const auto& b = expected["boxes"][i];
+            theirs.push_back({b[0].get<float>(), b[1].get<float>(), b[2].get<float>(), b[3].get<float>(),
+                              expected["scores"][i].get<float>(), expected["classes"][i].get<int>()});
+        }
+        QVERIFY(!theirs.empty());
+        testing::compare_detections(ours, theirs, 1e-4f);
+
+        std::tie(code, out, err) = cli(predict);  // the cache answers
+        QVERIFY2(code == 0 && !err.contains("downloading"), qPrintable(err));
+        std::tie(code, out, err) = cli(offline);
+        QVERIFY2(code == 0, qPrintable(err));
+        std::tie(code, out, err) = cli({"info", "model=yolo9-t"});
+        QVERIFY2(out.contains(dir_.filePath("cli-cache/LibreYOLO9t.pt")), qPrintable(out));
+        std::tie(code, out, err) = cli({"predict", "model=yolo9-x", "device=cpu"});
+        QVERIFY2(code != 0 && err.contains("unknown size 'x'"), qPrintable(err));
+        QCOMPARE(server.requests(), 1);
     }
 
     void failedDownloadsSayWhyAndLeaveNothing() {

@@ -23,6 +23,7 @@ class TestRtdetrTrain : public QObject {
 
     TrainOptions options(const char* name, int epochs) const {
         TrainOptions o = train_defaults("rtdetr-r18");
+        o.pretrained = false;
         o.data = data_;
         o.epochs = epochs;
         o.batch = 4;

@@ -1,6 +1,7 @@
-// LibreYOLO's .pt checkpoints read natively (io/torch_checkpoint.h): a checkpoint LibreYOLO 1.6.0's
-// own saving code wrote (tests/fixtures/pt_checkpoints, scripts/fixtures/make_pt_checkpoints.py)
-// loads to its safetensors twin's tensors and predicts the same boxes; views into shared storages
+// LibreYOLO's .pt checkpoints read natively (io/torch_checkpoint.h): checkpoints LibreYOLO 1.6.0's
+// own saving code wrote (tests/fixtures/pt_checkpoints and pt_pretrained, scripts/fixtures/
+// make_pt_checkpoints.py and make_pt_pretrained.py) load to their safetensors twins' tensors and
+// predict the same boxes as their twins and as LibreYOLO; views into shared storages
 // come out right; hostile and broken files are refused with the file named, never executed,
 // never a crash.
 #include <QtTest/QtTest>
@@ -17,6 +18,7 @@
 #include "libreyolo/model.h"
 #include "libreyolo/train.h"
 #include "model/model_impl.h"
+#include "support/detection_compare.h"
 
 using namespace libreyolo;
 using namespace std::string_literals;  // pickles hold NUL bytes
@@ -26,6 +28,40 @@ namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/pt_checkpoints/";
 const std::string kTwin = LIBREYOLO_FIXTURES_DIR "/yolox_parity/weights.safetensors";
+const std::string kPretrained = LIBREYOLO_FIXTURES_DIR "/pt_pretrained/";
+
+// What a pt_pretrained checkpoint must load to: its twin's pools seen through the views that
+// LibreYOLO's side recorded, and the integer tensors as they are.
+std::map<std::string, torch::Tensor> twin_tensors(const std::string& stem) {
+    const io::TensorFile twin = io::read_safetensors(kPretrained + stem + ".twin.safetensors");
+    std::map<std::string, torch::Tensor> tensors;
+    for (const auto& [name, t] : twin.tensors)
+        if (name.rfind("pool_", 0) != 0) tensors[name] = t;
+    const nlohmann::json views = nlohmann::json::parse(twin.metadata.at("views"));
+    for (const auto& [name, view] : views.items()) {
+        const torch::Tensor& pool = twin.tensors.at("pool_" + std::to_string(view[0].get<int>()));
+        tensors[name] = pool.as_strided(view[2].get<std::vector<int64_t>>(), view[3].get<std::vector<int64_t>>(),
+                                        view[1].get<int64_t>());
+    }
+    return tensors;
+}
+
+// LibreYOLO's predictions after LibreYOLO(file) loaded the checkpoint, and the options they used.
+std::pair<PredictOptions, std::vector<Detection>> libreyolo_predictions(const std::string& stem) {
+    const auto j = nlohmann::json::parse(std::ifstream(kPretrained + stem + ".boxes.json"));
+    PredictOptions o;
+    o.imgsz = j["imgsz"];
+    o.conf = j["conf"];
+    o.iou = j["iou"];
+    o.max_det = j["max_det"];
+    std::vector<Detection> boxes;
+    for (std::size_t i = 0; i < j["boxes"].size(); ++i) {
+        const auto& b = j["boxes"][i];
+        boxes.push_back({b[0].get<float>(), b[1].get<float>(), b[2].get<float>(), b[3].get<float>(),
+                         j["scores"][i].get<float>(), j["classes"][i].get<int>()});
+    }
+    return {o, boxes};
+}
 
 std::string bytes_of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -114,6 +150,44 @@ private Q_SLOTS:
             QCOMPARE(a.boxes[i].x1, b.boxes[i].x1);
         }
         QCOMPARE(train_defaults(kDir + "LibreYOLOXn-seeded-fp16.pt").scheduler, std::string("yoloxwarmcos"));
+    }
+
+    // Stand-ins for LibreYOLO9t.pt and LibreRTDETRr18.pt that LibreYOLO's own BaseModel.save wrote
+    // (tests/fixtures/pt_pretrained, scripts/fixtures/make_pt_pretrained.py): every tensor as in the
+    // twin, and the boxes LibreYOLO predicted after loading the file, and the twin's.
+    void pretrainedStandInsLoadAndPredictAsLibreYOLO_data() {
+        QTest::addColumn<QString>("stem");
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<QString>("size");
+        QTest::newRow("yolo9-t") << "LibreYOLO9t-seeded"
+                                 << "yolo9"
+                                 << "t";
+        QTest::newRow("rtdetr-r18") << "LibreRTDETRr18-seeded"
+                                    << "rtdetr"
+                                    << "r18";
+    }
+    void pretrainedStandInsLoadAndPredictAsLibreYOLO() {
+        QFETCH(QString, stem);
+        QFETCH(QString, family);
+        QFETCH(QString, size);
+        const std::string path = kPretrained + stem.toStdString() + ".pt";
+        const io::TensorFile pt = io::read_torch_checkpoint(path);
+        const auto expected = twin_tensors(stem.toStdString());
+        QCOMPARE(pt.tensors.size(), expected.size());
+        for (const auto& [name, t] : expected)
+            QVERIFY2(pt.tensors.count(name) && torch::equal(pt.tensors.at(name), t), name.c_str());
+        QCOMPARE(pt.metadata.at("model_family"), family.toStdString());
+        QCOMPARE(pt.metadata.at("size"), size.toStdString());
+
+        Model from_pt = Model::load(path, "cpu");
+        QCOMPARE(from_pt.info().family, family.toStdString());
+        Model twin = Model::create(family.toStdString() + "-" + size.toStdString(), 80, "cpu");
+        io::load_state_dict(*twin.impl().net, expected, stem.toStdString() + " twin");
+        const auto [options, theirs] = libreyolo_predictions(stem.toStdString());
+        const Result ours = from_pt.predict(LIBREYOLO_SAMPLE_IMAGE, options).front();
+        QVERIFY(!theirs.empty());
+        testing::compare_detections(ours.boxes, theirs, 1e-4f);
+        testing::compare_detections(ours.boxes, twin.predict(LIBREYOLO_SAMPLE_IMAGE, options).front().boxes, 0.0f);
     }
 
     void viewsOfSharedStoragesComeOutRight() {

@@ -23,6 +23,7 @@ class TestTrain : public QObject {
 
     TrainOptions options(const char* name, int epochs) const {
         TrainOptions o;
+        o.pretrained = false;
         o.data = data_;
         o.epochs = epochs;
         o.batch = 8;

@@ -29,7 +29,8 @@ class TestCudaDistributed : public QObject {
                 "sync_bn=true",
                 "dist_timeout=60",
                 "project=" + dir_.filePath("runs"),
-                "name=" + name};
+                "name=" + name,
+                "pretrained=false"};
     }
 
 private Q_SLOTS:

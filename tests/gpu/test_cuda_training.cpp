@@ -71,6 +71,7 @@ private Q_SLOTS:
         for (const bool amp : {false, true}) {
             const SynthSummary data = shapes(40, 160);
             TrainOptions o;
+            o.pretrained = false;
             o.data = data.data_yaml;
             o.epochs = 8;
             o.batch = 8;
@@ -113,6 +114,7 @@ private Q_SLOTS:
         const SynthSummary data = shapes(24, 160);
         for (const char* mode : {"fp32", "amp", "graph"}) {
             TrainOptions o = train_defaults("rtdetr-r18");
+            o.pretrained = false;
             o.data = data.data_yaml;
             o.epochs = 4;
             o.batch = 4;
@@ -145,6 +147,7 @@ private Q_SLOTS:
     void ampResumeContinuesTheScaler() {
         const SynthSummary data = shapes(24, 128);
         TrainOptions o;
+        o.pretrained = false;
         o.data = data.data_yaml;
         o.epochs = 2;
         o.batch = 8;

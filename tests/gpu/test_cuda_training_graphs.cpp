@@ -410,6 +410,7 @@ private:
     TrainResult run(const std::string& name, const std::string& fault, std::vector<std::string>* lines) {
         const SynthSummary data = shapes(24, 128);
         TrainOptions o;
+        o.pretrained = false;
         o.data = data.data_yaml;
         o.epochs = 2;
         o.batch = 4;

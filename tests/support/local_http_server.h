@@ -1,14 +1,16 @@
 #pragma once
 // A minimal HTTP/1.0 file server on 127.0.0.1 (an ephemeral port) for the hub download tests:
 // GET of a registered path answers 200 with its bytes (or, when marked cut, the full
-// Content-Length but only half of the body before closing); anything else answers 404. It counts
-// the requests it received.
+// Content-Length but only half of the body before closing; when marked slow, the body in 4 KiB
+// pieces 20 ms apart, a transfer long enough to cancel); anything else answers 404. It counts the
+// requests it received.
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -40,9 +42,9 @@ public:
     }
 
     std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-    void put(const std::string& path, std::string bytes, bool cut = false) {
+    void put(const std::string& path, std::string bytes, bool cut = false, bool slow = false) {
         const std::lock_guard lock(mutex_);
-        files_[path] = {std::move(bytes), cut};
+        files_[path] = {std::move(bytes), cut, slow};
     }
     int requests() const { return requests_; }
 
@@ -50,6 +52,7 @@ private:
     struct File {
         std::string bytes;
         bool cut = false;
+        bool slow = false;
     };
 
     void serve() {
@@ -80,16 +83,25 @@ private:
             const std::string head = std::string(found ? "HTTP/1.0 200 OK" : "HTTP/1.0 404 Not Found") +
                                      "\r\nContent-Length: " + std::to_string(found ? file.bytes.size() : body.size()) +
                                      "\r\n\r\n";
-            send_all(client, head + body);
+            if (found && file.slow) {
+                send_all(client, head);
+                for (std::size_t at = 0; at < body.size() && !stopping_; at += 4096) {
+                    if (!send_all(client, body.substr(at, 4096))) break;  // the client went away
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                }
+            } else {
+                send_all(client, head + body);
+            }
             ::close(client);
         }
     }
-    static void send_all(int fd, const std::string& data) {
+    static bool send_all(int fd, const std::string& data) {
         for (std::size_t sent = 0; sent < data.size();) {
             const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-            if (n <= 0) return;
+            if (n <= 0) return false;
             sent += static_cast<std::size_t>(n);
         }
+        return true;
     }
 
     int listener_ = -1;

@@ -36,6 +36,7 @@ private Q_SLOTS:
         libreyolo::TrainOptions o;
         o.data = libreyolo::testing::synthetic_shapes(dir_, 64, 128).data_yaml;
         o.model = "yolo9-t";
+        o.pretrained = false;
         o.epochs = 3;
         o.batch = 8;
         o.imgsz = 128;

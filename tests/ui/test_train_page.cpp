@@ -61,6 +61,7 @@ class TestTrainPage : public QObject {
 
     libreyolo::TrainOptions tiny(const char* name, int epochs) const {
         libreyolo::TrainOptions o;
+        o.pretrained = false;
         o.data = data_;
         o.epochs = epochs;
         o.batch = 4;

@@ -9,6 +9,7 @@
 
 #include "libreyolo/cuda_graph.h"
 #include "libreyolo/image.h"
+#include "libreyolo/pretrained.h"
 #include "libreyolo/quantize.h"
 #include "libreyolo/results.h"
 
@@ -44,10 +45,13 @@ struct PredictOptions {
 
 class Model {
 public:
-    // name_or_path: a model name ("yolo9-t": architecture, random init) or a .safetensors file.
+    // name_or_path: a .safetensors or LibreYOLO .pt file, or a model name ("yolo9-t", or LibreYOLO's
+    // file name "LibreYOLO9t.pt") whose pretrained weights are taken from ./weights/ or the cache,
+    // else downloaded (pretrained.h; weights says where from and whether downloads may happen).
     // device: "auto", "cpu", "cuda", "cuda:N".
     static Model load(const std::string& name_or_path, const std::string& device = "auto");
-    // A random-init architecture with nc classes.
+    static Model load(const std::string& name_or_path, const std::string& device, const PretrainedOptions& weights);
+    // The bare architecture with random weights and nc classes (LibreYOLO's pretrained=False).
     static Model create(const std::string& model_name, int nc = 80, const std::string& device = "auto");
 
     Model(Model&&) noexcept;

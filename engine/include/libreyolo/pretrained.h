@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace libreyolo {
@@ -30,6 +31,11 @@ struct PretrainedOptions {
 
 // True when name is a file LibreYOLO publishes (LibreYOLO9t.pt, any case), not a path to another file.
 bool is_pretrained_file_name(const std::string& name);
+
+// The local file of name's pretrained weights, ./weights/<file> then <cache>/<file>; nullopt when
+// neither exists. Never touches the network.
+std::optional<std::filesystem::path> find_pretrained_weights(
+    const std::string& name, const PretrainedOptions& options = PretrainedOptions::from_environment());
 
 // The local file of name's pretrained weights: ./weights/<file>, then <cache>/<file>, else the
 // download, checked to be a whole LibreYOLO checkpoint before it is renamed into the cache. Throws

@@ -22,8 +22,13 @@ namespace libreyolo {
 inline constexpr int kTrainingGraphRepeatsBeforeCapture = 3;
 
 struct TrainOptions {
-    std::string model = "yolo9-t";  // a model name (from scratch) or a .safetensors file (fine-tune)
-    std::string data;               // data YAML (required)
+    // A model name or a .safetensors / LibreYOLO .pt checkpoint to start from. With pretrained, a
+    // name starts from LibreYOLO's published weights (pretrained.h: found or downloaded); without,
+    // the name's architecture (or the checkpoint's) starts from random weights, as LibreYOLO's
+    // pretrained=False. A resumed run takes its weights from its checkpoint either way.
+    std::string model = "yolo9-t";
+    bool pretrained = true;
+    std::string data;  // data YAML (required)
     int epochs = 100;
     int batch = 16;
     int imgsz = 640;

@@ -97,14 +97,19 @@ Model Model::create(const std::string& model_name, int nc, const std::string& de
 }
 
 Model Model::load(const std::string& name_or_path, const std::string& device) {
+    return load(name_or_path, device, PretrainedOptions::from_environment());
+}
+
+Model Model::load(const std::string& name_or_path, const std::string& device, const PretrainedOptions& weights) {
     std::error_code ec;
     const fs::path path(name_or_path);
     if (!fs::exists(path, ec)) {
-        // LibreYOLO's published file names (LibreYOLO9t.pt): ./weights/, the cache, else the hub.
-        if (is_pretrained_file_name(name_or_path)) return load(pretrained_weights(name_or_path).string(), device);
-        if (looks_like_model_name(name_or_path)) return create(name_or_path, 80, device);
+        // A model name, or LibreYOLO's file name for it (LibreYOLO9t.pt): ./weights/, the cache,
+        // else the hub.
+        if (looks_like_model_name(name_or_path) || is_pretrained_file_name(name_or_path))
+            return load(pretrained_weights(name_or_path, weights).string(), device, weights);
         // A bare word is a (mistyped) model name, not a path: say which name was meant.
-        if (name_or_path.find_first_of("/\\.") == std::string::npos) return create(name_or_path, 80, device);
+        if (name_or_path.find_first_of("/\\.") == std::string::npos) parse_model_name(name_or_path);
         std::string message = "model: '" + name_or_path + "': no such file";
         const std::string suggestion = closest_match(name_or_path, known_model_names());
         if (!suggestion.empty()) message += " (did you mean the model name '" + suggestion + "'?)";

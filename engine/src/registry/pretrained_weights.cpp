@@ -1,5 +1,7 @@
 #include "libreyolo/pretrained.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 
 #include "core/text.h"
@@ -39,7 +41,7 @@ std::string pretrained_file_name(const std::string& name) {
     const FamilyTraits& traits = family_traits(parsed.family);
     if (traits.weights_prefix.empty())
         throw NotSupported(name + ": LibreYOLO publishes no " + traits.display_name +
-                           " weights; train one, or pass a checkpoint file");
+                           " weights; pass a checkpoint file, or pretrained=false for the bare architecture");
     return traits.weights_prefix + parsed.size + task_suffix(parsed.task) + ".pt";
 }
 
@@ -72,11 +74,18 @@ PretrainedOptions PretrainedOptions::from_environment() {
     return o;
 }
 
-fs::path pretrained_weights(const std::string& name, const PretrainedOptions& o) {
+std::optional<fs::path> find_pretrained_weights(const std::string& name, const PretrainedOptions& o) {
     const std::string file = pretrained_file_name(name);
     std::error_code ec;
     for (const fs::path& candidate : {fs::path("weights") / file, o.cache / file})
         if (fs::is_regular_file(candidate, ec)) return candidate;
+    return std::nullopt;
+}
+
+fs::path pretrained_weights(const std::string& name, const PretrainedOptions& o) {
+    if (std::optional<fs::path> local = find_pretrained_weights(name, o)) return *local;
+    const std::string file = pretrained_file_name(name);
+    std::error_code ec;
     const std::string url = pretrained_url(name, o.base_url);
     const fs::path target = o.cache / file;
     if (!o.download)
@@ -84,7 +93,9 @@ fs::path pretrained_weights(const std::string& name, const PretrainedOptions& o)
                            ", and downloads are off (LIBREYOLO_OFFLINE=1 or download=false); fetch " + url +
                            " and put it in ./weights/");
     log_info("weights", "downloading " + file + " from " + url + " into " + o.cache.string());
-    const fs::path unchecked = target.string() + ".download";
+    // Per process: two processes fetching the same file (ranks, a studio and a CLI) never share a
+    // half file; the last whole one renamed wins.
+    const fs::path unchecked = target.string() + "." + std::to_string(::getpid()) + ".download";
     try {
         io::download_file(url, unchecked, o.progress);
         io::read_torch_checkpoint(unchecked);  // whole, every record's checksum read

@@ -4,6 +4,7 @@
 #include "io/checkpoint.h"
 #include "io/torch_checkpoint.h"
 #include "libreyolo/families.h"
+#include "libreyolo/pretrained.h"
 #include "libreyolo/train.h"
 #include "registry/network_spec.h"
 
@@ -13,7 +14,9 @@ namespace {
 // "" when model is neither a model name nor a file (train() says what is wrong with it).
 std::string family_of(const std::string& model) {
     if (looks_like_model_name(model)) return parse_model_name(model).family;
-    if (!std::filesystem::is_regular_file(model)) return "";
+    if (!std::filesystem::is_regular_file(model))  // LibreYOLO's file name not downloaded yet, or a typo
+        return is_pretrained_file_name(model) ? parse_model_name(std::filesystem::path(model).stem().string()).family
+                                              : "";
     const io::TensorFile file = io::read_weights_layout(model);  // names and shapes: no weights read
     return registry::infer_network_spec(file.tensors, io::from_metadata(file.metadata, model), model).name.family;
 }

@@ -11,12 +11,12 @@ namespace fs = std::filesystem;
 
 // The options a resumed run takes from its checkpoint (device, workers and the like stay the
 // caller's). Keys missing from an older checkpoint take their defaults.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainOptions, model, data, epochs, batch, imgsz, optimizer, lr0, lrf,
-                                                scheduler, momentum, weight_decay, warmup_epochs, warmup_momentum,
-                                                warmup_lr_start, close_mosaic, mosaic, degrees, translate, shear,
-                                                mosaic_scale, mixup_prob, mixup_scale, hsv_prob, flip_prob, ema_decay,
-                                                seed, patience, eval_interval, save_period, sync_bn, lr_backbone,
-                                                clip_max_norm, multi_scale)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainOptions, model, pretrained, data, epochs, batch, imgsz, optimizer,
+                                                lr0, lrf, scheduler, momentum, weight_decay, warmup_epochs,
+                                                warmup_momentum, warmup_lr_start, close_mosaic, mosaic, degrees,
+                                                translate, shear, mosaic_scale, mixup_prob, mixup_scale, hsv_prob,
+                                                flip_prob, ema_decay, seed, patience, eval_interval, save_period,
+                                                sync_bn, lr_backbone, clip_max_norm, multi_scale)
 
 namespace training {
 
