@@ -1,8 +1,9 @@
 // CUDA graphs for prediction, eager against graph, on one GPU:
 //  - forward latency per size, batch and dtype (CUDA events around each call, median of `replays`
-//    calls after `warmup`), capture time and the memory the capture added;
+//    calls after `warmup`), capture time and the memory the capture added; the same for the fused
+//    inference copy (PredictOptions::fuse: BatchNorm folded), eager and graphed;
 //  - end-to-end predict latency per image (letterbox + forward + NMS + scaling, from an in-memory
-//    image; wall clock, median) with cuda_graph off and on.
+//    image; wall clock, median) with cuda_graph off and on, fuse off and on.
 //   bench_graph_inference [models=yolo9-t,yolo9-s,yolo9-m,yolo9-c] [batches=1,8,32]
 //                         [dtypes=float32,float16] [imgsz=640] [replays=200] [warmup=20] [--json]
 #include <c10/cuda/CUDAStream.h>
@@ -55,45 +56,55 @@ int main(int argc, char** argv) {
                     const double graph_ms =
                         median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::On); }, warmup, replays);
                     const libreyolo::GraphInfo g = model.graph_info().front();
+                    const double fused_eager_ms =
+                        median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::Off, true); }, warmup, replays);
+                    // GraphMode::On captures on the first call, inside the warm-up.
+                    const double fused_graph_ms =
+                        median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::On, true); }, warmup, replays);
                     std::printf(
                         json
                             ? "{\"kind\": \"forward\", \"model\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
                               "%d, "
-                              "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f}\n"
+                              "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f, "
+                              "\"fused_eager_ms\": %.4f, \"fused_graph_ms\": %.4f}\n"
                             : "%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
-                              "MiB\n",
+                              "MiB; fused: eager %.3f ms, graph %.3f ms\n",
                         name.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
-                        g.pool_bytes / 1048576.0);
+                        g.pool_bytes / 1048576.0, fused_eager_ms, fused_graph_ms);
                     std::fflush(stdout);
                     model.release_graphs();
                 }
                 // End to end, one image at a time, as a user's predict call runs.
-                for (const libreyolo::GraphMode mode : {libreyolo::GraphMode::Off, libreyolo::GraphMode::On}) {
-                    libreyolo::PredictOptions o;
-                    o.imgsz = imgsz;
-                    o.cuda_graph = mode;
-                    std::vector<double> wall, pre, infer, post;
-                    for (int i = 0; i < warmup + e2e_runs; ++i) {
-                        const auto t0 = std::chrono::steady_clock::now();
-                        const auto r = model.predict({view}, o);
-                        const double ms =
-                            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-                        if (i < warmup) continue;
-                        wall.push_back(ms);
-                        pre.push_back(r[0].speed.preprocess_ms);
-                        infer.push_back(r[0].speed.inference_ms);
-                        post.push_back(r[0].speed.postprocess_ms);
+                for (const bool fuse : {false, true})
+                    for (const libreyolo::GraphMode mode : {libreyolo::GraphMode::Off, libreyolo::GraphMode::On}) {
+                        libreyolo::PredictOptions o;
+                        o.imgsz = imgsz;
+                        o.cuda_graph = mode;
+                        o.fuse = fuse;
+                        std::vector<double> wall, pre, infer, post;
+                        for (int i = 0; i < warmup + e2e_runs; ++i) {
+                            const auto t0 = std::chrono::steady_clock::now();
+                            const auto r = model.predict({view}, o);
+                            const double ms =
+                                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                                    .count();
+                            if (i < warmup) continue;
+                            wall.push_back(ms);
+                            pre.push_back(r[0].speed.preprocess_ms);
+                            infer.push_back(r[0].speed.inference_ms);
+                            post.push_back(r[0].speed.postprocess_ms);
+                        }
+                        std::printf(
+                            json ? "{\"kind\": \"predict\", \"model\": \"%s\", \"dtype\": \"%s\", \"fuse\": %s, "
+                                   "\"cuda_graph\": \"%s\", "
+                                   "\"imgsz\": %d, \"end_to_end_ms\": %.3f, \"pre_ms\": %.3f, \"infer_ms\": %.3f, "
+                                   "\"post_ms\": %.3f}\n"
+                                 : "%s %s predict fuse=%s cuda_graph=%s imgsz %d: end-to-end %.3f ms (pre %.3f, "
+                                   "forward %.3f, post %.3f)\n",
+                            name.c_str(), dtype.c_str(), fuse ? "true" : "false", libreyolo::to_string(mode), imgsz,
+                            median(wall), median(pre), median(infer), median(post));
+                        std::fflush(stdout);
                     }
-                    std::printf(
-                        json ? "{\"kind\": \"predict\", \"model\": \"%s\", \"dtype\": \"%s\", \"cuda_graph\": \"%s\", "
-                               "\"imgsz\": %d, \"end_to_end_ms\": %.3f, \"pre_ms\": %.3f, \"infer_ms\": %.3f, "
-                               "\"post_ms\": %.3f}\n"
-                             : "%s %s predict cuda_graph=%s imgsz %d: end-to-end %.3f ms (pre %.3f, "
-                               "forward %.3f, post %.3f)\n",
-                        name.c_str(), dtype.c_str(), libreyolo::to_string(mode), imgsz, median(wall), median(pre),
-                        median(infer), median(post));
-                    std::fflush(stdout);
-                }
                 model.release_graphs();
             }
     } catch (const std::exception& e) {

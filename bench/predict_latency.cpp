@@ -1,6 +1,6 @@
 // Predict latency of one image, split into preprocess / inference / postprocess (median of many
 // runs after warm-up). Decoding the file is outside the split, as in bench/libreyolo_predict_latency.py.
-//   bench_predict_latency model=yolo9-t source=IMG imgsz=640 runs=30 warmup=5 device=cpu [--json]
+//   bench_predict_latency model=yolo9-t source=IMG imgsz=640 runs=30 warmup=5 device=cpu [fuse=true] [--json]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,9 +15,9 @@
 #include "libreyolo/version.h"
 
 int main(int argc, char** argv) {
-    std::map<std::string, std::string> args = {{"model", "yolo9-t"}, {"source", ""},  {"imgsz", "640"},
-                                               {"runs", "30"},       {"warmup", "5"}, {"device", "cpu"},
-                                               {"conf", "0.25"}};
+    std::map<std::string, std::string> args = {{"model", "yolo9-t"}, {"source", ""},   {"imgsz", "640"},
+                                               {"runs", "30"},       {"warmup", "5"},  {"device", "cpu"},
+                                               {"conf", "0.25"},     {"fuse", "false"}};
     bool json = false;
     if (!parse_bench_args(argc, argv, "bench_predict_latency", args, json)) return 2;
     if (args["source"].empty()) {
@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
         libreyolo::PredictOptions o;
         o.imgsz = std::stoi(args["imgsz"]);
         o.conf = std::stof(args["conf"]);
+        o.fuse = args["fuse"] == "true";
         const int runs = std::stoi(args["runs"]), warmup = std::stoi(args["warmup"]);
         std::vector<double> pre, infer, post, total;
         std::size_t boxes = 0;
@@ -50,11 +51,11 @@ int main(int argc, char** argv) {
             std::printf(
                 "{\"impl\": \"libreyolo-studio %s (libtorch %s)\", \"model\": \"%s-%s\", \"imgsz\": %d, \"device\": "
                 "\"%s\", "
-                "\"runs\": %d, \"boxes\": %zu, \"pre_ms\": %.3f, \"infer_ms\": %.3f, \"post_ms\": %.3f, "
+                "\"fuse\": %s, \"runs\": %d, \"boxes\": %zu, \"pre_ms\": %.3f, \"infer_ms\": %.3f, \"post_ms\": %.3f, "
                 "\"end_to_end_ms\": %.3f}\n",
                 libreyolo::version().c_str(), libreyolo::torch_version().c_str(), info.family.c_str(),
-                info.size.c_str(), o.imgsz, info.device.c_str(), runs, boxes, median(pre), median(infer), median(post),
-                median(total));
+                info.size.c_str(), o.imgsz, info.device.c_str(), o.fuse ? "true" : "false", runs, boxes, median(pre),
+                median(infer), median(post), median(total));
         } else {
             std::printf(
                 "%s-%s imgsz %d on %s, %d runs (median): pre %.2f ms, infer %.2f ms, post %.2f ms, "

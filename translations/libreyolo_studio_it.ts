@@ -435,42 +435,42 @@
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="96"/>
+        <location filename="../ui/main_window.cpp" line="98"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="97"/>
+        <location filename="../ui/main_window.cpp" line="99"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="98"/>
+        <location filename="../ui/main_window.cpp" line="100"/>
         <source>Open &amp;model…</source>
         <translation>Apri &amp;modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="99"/>
+        <location filename="../ui/main_window.cpp" line="101"/>
         <source>Open &amp;pretrained model…</source>
         <translation>Apri modello &amp;preaddestrato…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
+        <location filename="../ui/main_window.cpp" line="102"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="101"/>
+        <location filename="../ui/main_window.cpp" line="103"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="102"/>
+        <location filename="../ui/main_window.cpp" line="104"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="127"/>
+        <location filename="../ui/main_window.cpp" line="129"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -478,57 +478,62 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="168"/>
+        <location filename="../ui/main_window.cpp" line="170"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="184"/>
+        <location filename="../ui/main_window.cpp" line="186"/>
         <source>downloading %1…</source>
         <translation>download di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="189"/>
+        <location filename="../ui/main_window.cpp" line="191"/>
         <source>no model: %1 is not downloaded</source>
         <translation>nessun modello: %1 non è scaricato</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="197"/>
+        <location filename="../ui/main_window.cpp" line="199"/>
         <source>Cannot download %1</source>
         <translation>Impossibile scaricare %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="241"/>
+        <source>%1 (fused)</source>
+        <translation>%1 (fuso)</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Images and videos (%1)</source>
         <translation>Immagini e video (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="151"/>
+        <location filename="../ui/main_window.cpp" line="153"/>
         <source>loading %1…</source>
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="208"/>
+        <location filename="../ui/main_window.cpp" line="210"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="208"/>
+        <location filename="../ui/main_window.cpp" line="210"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="224"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="223"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
         <source>%1
 
 Still using %2.</source>
@@ -537,7 +542,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="235"/>
+        <location filename="../ui/main_window.cpp" line="237"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -545,12 +550,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="239"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="245"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -561,42 +566,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="261"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="287"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="289"/>
+        <location filename="../ui/main_window.cpp" line="292"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="294"/>
+        <location filename="../ui/main_window.cpp" line="297"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="307"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="310"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="312"/>
+        <location filename="../ui/main_window.cpp" line="315"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="315"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -604,13 +609,13 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="103"/>
+        <location filename="../ui/main_window.cpp" line="105"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="158"/>
-        <location filename="../ui/main_window.cpp" line="258"/>
+        <location filename="../ui/main_window.cpp" line="160"/>
+        <location filename="../ui/main_window.cpp" line="261"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -623,12 +628,12 @@ Resta in uso %2.</translation>
         <translation>Modelli preaddestrati</translation>
     </message>
     <message>
-        <location filename="../ui/model_picker.cpp" line="30"/>
+        <location filename="../ui/model_picker.cpp" line="29"/>
         <source>LibreYOLO&apos;s published weights (COCO, 80 classes). Files in ./weights/ come first; a model not on disk is downloaded once into %1.</source>
         <translation>I pesi pubblicati da LibreYOLO (COCO, 80 classi). I file in ./weights/ hanno la precedenza; un modello non presente su disco viene scaricato una volta in %1.</translation>
     </message>
     <message>
-        <location filename="../ui/model_picker.cpp" line="36"/>
+        <location filename="../ui/model_picker.cpp" line="35"/>
         <source>Use model</source>
         <translation>Usa il modello</translation>
     </message>
@@ -636,57 +641,67 @@ Resta in uso %2.</translation>
 <context>
     <name>PredictControls</name>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="30"/>
+        <location filename="../ui/predict_controls.cpp" line="31"/>
         <source>model&apos;s</source>
         <translation>del modello</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="38"/>
+        <location filename="../ui/predict_controls.cpp" line="39"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="39"/>
+        <location filename="../ui/predict_controls.cpp" line="40"/>
         <source>on</source>
         <translation>acceso</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="40"/>
+        <location filename="../ui/predict_controls.cpp" line="41"/>
         <source>auto</source>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="42"/>
+        <location filename="../ui/predict_controls.cpp" line="43"/>
         <source>Replay the network as a CUDA graph: on captures each new input shape, auto captures when a shape comes again (CUDA devices only)</source>
         <translation>Riproduce la rete come grafo CUDA: acceso cattura ogni nuova forma di input, auto cattura quando una forma si ripete (solo dispositivi CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="49"/>
+        <location filename="../ui/predict_controls.cpp" line="47"/>
+        <source>fuse</source>
+        <translation>fondi</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_controls.cpp" line="50"/>
+        <source>Predict with an inference copy of the network whose BatchNorms are folded into its convolutions: faster, the same boxes up to rounding</source>
+        <translation>Predici con una copia d&apos;inferenza della rete in cui le BatchNorm sono incorporate nelle convoluzioni: più veloce, gli stessi riquadri a meno di arrotondamenti</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_controls.cpp" line="56"/>
         <source>Where the model runs: auto, cpu, cuda or cuda:N</source>
         <translation>Dove gira il modello: auto, cpu, cuda o cuda:N</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="56"/>
+        <location filename="../ui/predict_controls.cpp" line="63"/>
         <source>conf</source>
         <translation>conf</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="57"/>
+        <location filename="../ui/predict_controls.cpp" line="63"/>
         <source>iou</source>
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="58"/>
+        <location filename="../ui/predict_controls.cpp" line="64"/>
         <source>imgsz</source>
         <translation>imgsz</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="59"/>
+        <location filename="../ui/predict_controls.cpp" line="64"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/predict_controls.cpp" line="60"/>
+        <location filename="../ui/predict_controls.cpp" line="65"/>
         <source>device</source>
         <translation>dispositivo</translation>
     </message>
@@ -812,52 +827,62 @@ Resta in uso %2.</translation>
         <translation>auto</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="41"/>
+        <location filename="../ui/settings_page.cpp" line="47"/>
         <source>automatic</source>
         <translation>automatico</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="35"/>
+        <location filename="../ui/settings_page.cpp" line="41"/>
         <source>Allow pinned hub kernel plugins</source>
         <translation>Consenti i plugin di kernel dall&apos;hub, fissati</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="51"/>
+        <location filename="../ui/settings_page.cpp" line="35"/>
+        <source>Fuse the network for inference (BatchNorm folded into the convolutions)</source>
+        <translation>Fondi la rete per l&apos;inferenza (BatchNorm incorporate nelle convoluzioni)</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="57"/>
         <source>reference (or off) forces the portable implementations; a provider name restricts selection to that provider. In place of LIBREYOLO_KERNELS, for the studio</source>
         <translation>reference (o off) impone le implementazioni portabili; il nome di un provider limita la scelta a quel provider. Al posto di LIBREYOLO_KERNELS, per lo studio</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="59"/>
+        <location filename="../ui/settings_page.cpp" line="65"/>
         <source>System</source>
         <translation>Sistema</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="67"/>
+        <location filename="../ui/settings_page.cpp" line="73"/>
         <source>Default CUDA graph mode</source>
         <translation>Modalità grafo CUDA predefinita</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="68"/>
+        <location filename="../ui/settings_page.cpp" line="74"/>
+        <source>Fused inference</source>
+        <translation>Inferenza fusa</translation>
+    </message>
+    <message>
+        <location filename="../ui/settings_page.cpp" line="75"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="69"/>
+        <location filename="../ui/settings_page.cpp" line="76"/>
         <source>Hub kernels</source>
         <translation>Kernel dall&apos;hub</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="70"/>
+        <location filename="../ui/settings_page.cpp" line="77"/>
         <source>Kernel override</source>
         <translation>Forzatura dei kernel</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="71"/>
+        <location filename="../ui/settings_page.cpp" line="78"/>
         <source>Language</source>
         <translation>Lingua</translation>
     </message>
     <message>
-        <location filename="../ui/settings_page.cpp" line="72"/>
+        <location filename="../ui/settings_page.cpp" line="79"/>
         <source>Settings are saved as they change. The device applies when a model is loaded (next start), the language at the next start.</source>
         <translation>Le impostazioni si salvano appena cambiano. Il dispositivo vale al caricamento di un modello (prossimo avvio), la lingua al prossimo avvio.</translation>
     </message>
@@ -987,107 +1012,107 @@ Resta in uso %2.</translation>
         <translation>parti dai pesi preaddestrati di LibreYOLO</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="38"/>
+        <location filename="../ui/train_form.cpp" line="39"/>
         <source>Checked: a model name starts from its published COCO weights (downloaded once). Unchecked: from random weights (LibreYOLO&apos;s pretrained=False), which takes hundreds of epochs.</source>
         <translation>Selezionato: il nome di un modello parte dai suoi pesi COCO pubblicati (scaricati una volta). Non selezionato: da pesi casuali (pretrained=False di LibreYOLO), che richiedono centinaia di epoche.</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="43"/>
+        <location filename="../ui/train_form.cpp" line="44"/>
         <source>data.yaml</source>
         <translation>data.yaml</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="44"/>
+        <location filename="../ui/train_form.cpp" line="45"/>
         <source>Browse…</source>
         <translation>Sfoglia…</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="47"/>
+        <location filename="../ui/train_form.cpp" line="48"/>
         <source>Dataset YAML</source>
         <translation>YAML del dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="47"/>
+        <location filename="../ui/train_form.cpp" line="48"/>
         <source>YAML (*.yaml *.yml)</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="76"/>
+        <location filename="../ui/train_form.cpp" line="77"/>
         <source>mixed precision (CUDA)</source>
         <translation>precisione mista (CUDA)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="80"/>
+        <location filename="../ui/train_form.cpp" line="81"/>
         <source>capture the training step as a CUDA graph</source>
         <translation>cattura lo step di addestramento come grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="89"/>
+        <location filename="../ui/train_form.cpp" line="90"/>
         <source>Model</source>
         <translation>Modello</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="90"/>
+        <location filename="../ui/train_form.cpp" line="91"/>
         <source>Pretrained</source>
         <translation>Preaddestrato</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="91"/>
+        <location filename="../ui/train_form.cpp" line="92"/>
         <source>Data</source>
         <translation>Dati</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="92"/>
+        <location filename="../ui/train_form.cpp" line="93"/>
         <source>Epochs</source>
         <translation>Epoche</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="93"/>
+        <location filename="../ui/train_form.cpp" line="94"/>
         <source>Batch</source>
         <translation>Batch</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="94"/>
+        <location filename="../ui/train_form.cpp" line="95"/>
         <source>Image size</source>
         <translation>Dimensione immagine</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="95"/>
+        <location filename="../ui/train_form.cpp" line="96"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="96"/>
+        <location filename="../ui/train_form.cpp" line="97"/>
         <source>Optimizer</source>
         <translation>Ottimizzatore</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="97"/>
+        <location filename="../ui/train_form.cpp" line="98"/>
         <source>lr0</source>
         <translation>lr0</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="98"/>
+        <location filename="../ui/train_form.cpp" line="99"/>
         <source>AMP</source>
         <translation>AMP</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="99"/>
+        <location filename="../ui/train_form.cpp" line="100"/>
         <source>CUDA graph</source>
         <translation>Grafo CUDA</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="100"/>
+        <location filename="../ui/train_form.cpp" line="101"/>
         <source>Project folder</source>
         <translation>Cartella del progetto</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="101"/>
+        <location filename="../ui/train_form.cpp" line="102"/>
         <source>Run name</source>
         <translation>Nome dell&apos;esecuzione</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="120"/>
+        <location filename="../ui/train_form.cpp" line="121"/>
         <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
         <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
     </message>
@@ -1239,7 +1264,7 @@ da %2</translation>
         <translation>Annullamento…</translation>
     </message>
     <message>
-        <location filename="../ui/weights_download.cpp" line="69"/>
+        <location filename="../ui/weights_download.cpp" line="71"/>
         <source>Downloading %1
 from %2
 %3 of %4 MB</source>
@@ -1248,7 +1273,7 @@ da %2
 %3 di %4 MB</translation>
     </message>
     <message>
-        <location filename="../ui/weights_download.cpp" line="72"/>
+        <location filename="../ui/weights_download.cpp" line="73"/>
         <source>Downloading %1
 from %2
 %3 MB</source>
@@ -1257,7 +1282,7 @@ da %2
 %3 MB</translation>
     </message>
     <message>
-        <location filename="../ui/weights_download.cpp" line="85"/>
+        <location filename="../ui/weights_download.cpp" line="86"/>
         <source>Cannot download %1</source>
         <translation>Impossibile scaricare %1</translation>
     </message>
@@ -1265,27 +1290,27 @@ da %2
 <context>
     <name>main</name>
     <message>
-        <location filename="../app/studio/main.cpp" line="40"/>
+        <location filename="../app/studio/main.cpp" line="42"/>
         <source>Model name (LibreYOLO&apos;s pretrained weights, downloaded once) or weights file.</source>
         <translation>Nome del modello (pesi preaddestrati di LibreYOLO, scaricati una volta) o file dei pesi.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="42"/>
+        <location filename="../app/studio/main.cpp" line="45"/>
         <source>auto, cpu, cuda or cuda:N.</source>
         <translation>auto, cpu, cuda o cuda:N.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="44"/>
+        <location filename="../app/studio/main.cpp" line="47"/>
         <source>Image, folder or video to open.</source>
         <translation>Immagine, cartella o video da aprire.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="46"/>
+        <location filename="../app/studio/main.cpp" line="49"/>
         <source>Save the window as PNG and quit.</source>
         <translation>Salva la finestra come PNG ed esci.</translation>
     </message>
     <message>
-        <location filename="../app/studio/main.cpp" line="49"/>
+        <location filename="../app/studio/main.cpp" line="52"/>
         <source>Page to show: predict, train, graphs, kernels or settings.</source>
         <translation>Pagina da mostrare: predict, train, graphs, kernels o settings.</translation>
     </message>

@@ -66,6 +66,8 @@ MainWindow::MainWindow(const QString& model, const QString& device, QWidget* par
     pages_->addTab(settingsPage_, tr("Settings"));
     controls_->setGraphMode(StudioSettings().graphMode());
     connect(settingsPage_, &SettingsPage::graphModeChanged, controls_, &PredictControls::setGraphMode);
+    controls_->setFuse(StudioSettings().fuse());
+    connect(settingsPage_, &SettingsPage::fuseChanged, controls_, &PredictControls::setFuse);
     setCentralWidget(pages_);
     buildMenus();
     buildStatusBar();
@@ -236,6 +238,7 @@ void MainWindow::showResult(const QImage& image, const libreyolo::Result& result
             .arg(s.preprocess_ms, 0, 'f', 1)
             .arg(s.inference_ms, 0, 'f', 1)
             .arg(s.postprocess_ms, 0, 'f', 1);
+    if (controls_->options().fuse) text = tr("%1 (fused)").arg(text);
     if (result.frame >= 0) text = tr("frame %1 · %2").arg(result.frame + 1).arg(text);
     resultLabel_->setFullText(text);
     const QString path = QString::fromStdString(result.path);

@@ -1,5 +1,6 @@
 #include "predict_controls.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
@@ -43,6 +44,12 @@ PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
            "captures when a shape comes again (CUDA devices only)"));
     cuda_gate::disableGraphModesWithoutGpu(graph_, static_cast<int>(libreyolo::GraphMode::Off));
     connect(graph_, &QComboBox::currentIndexChanged, this, &PredictControls::changed);
+    fuse_ = new QCheckBox(tr("fuse"), this);
+    fuse_->setObjectName("fuse");
+    fuse_->setToolTip(
+        tr("Predict with an inference copy of the network whose BatchNorms are folded into its "
+           "convolutions: faster, the same boxes up to rounding"));
+    connect(fuse_, &QCheckBox::toggled, this, &PredictControls::changed);
     device_ = new QComboBox(this);
     device_->setEditable(true);
     device_->addItems({"auto", "cpu", "cuda", "cuda:0"});
@@ -53,13 +60,11 @@ PredictControls::PredictControls(QWidget* parent) : QWidget(parent) {
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(4, 2, 4, 2);
-    const std::pair<QString, QWidget*> items[] = {{tr("conf"), conf_},
-                                                  {tr("iou"), iou_},
-                                                  {tr("imgsz"), imgsz_},
-                                                  {tr("CUDA graph"), graph_},
-                                                  {tr("device"), device_}};
+    const std::pair<QString, QWidget*> items[] = {{tr("conf"), conf_},   {tr("iou"), iou_},
+                                                  {tr("imgsz"), imgsz_}, {tr("CUDA graph"), graph_},
+                                                  {QString(), fuse_},    {tr("device"), device_}};
     for (const auto& [label, widget] : items) {
-        row->addWidget(new QLabel(label, this));
+        if (!label.isEmpty()) row->addWidget(new QLabel(label, this));
         row->addWidget(widget);
     }
     row->addStretch(1);
@@ -71,7 +76,12 @@ libreyolo::PredictOptions PredictControls::options() const {
     o.iou = static_cast<float>(iou_->value());
     o.imgsz = imgsz_->value() > 0 ? libreyolo::nearest_image_size(imgsz_->value()) : 0;
     o.cuda_graph = static_cast<libreyolo::GraphMode>(graph_->currentData().toInt());
+    o.fuse = fuse_->isChecked();
     return o;
+}
+
+void PredictControls::setFuse(bool fuse) {
+    fuse_->setChecked(fuse);
 }
 
 void PredictControls::setConf(double conf) {

@@ -32,6 +32,12 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
     device_->setCurrentText(settings.device());
     connect(device_, &QComboBox::currentTextChanged, this, [](const QString& d) { StudioSettings().setDevice(d); });
 
+    fuse_ = new QCheckBox(tr("Fuse the network for inference (BatchNorm folded into the convolutions)"), this);
+    fuse_->setChecked(settings.fuse());
+    connect(fuse_, &QCheckBox::toggled, this, [this](bool on) {
+        StudioSettings().setFuse(on);
+        Q_EMIT fuseChanged(on);
+    });
     hubKernels_ = new QCheckBox(tr("Allow pinned hub kernel plugins"), this);
     hubKernels_->setChecked(settings.hubKernels());
     connect(hubKernels_, &QCheckBox::toggled, this, [](bool on) { StudioSettings().setHubKernels(on); });
@@ -65,6 +71,7 @@ SettingsPage::SettingsPage(QWidget* parent) : QWidget(parent) {
 
     auto* form = new QFormLayout;
     form->addRow(tr("Default CUDA graph mode"), graphMode_);
+    form->addRow(tr("Fused inference"), fuse_);
     form->addRow(tr("Device"), device_);
     form->addRow(tr("Hub kernels"), hubKernels_);
     form->addRow(tr("Kernel override"), kernelOverride_);

@@ -17,16 +17,19 @@ public:
 
     QComboBox* graphModeBox() const { return graphMode_; }
     QComboBox* deviceBox() const { return device_; }
+    QCheckBox* fuseBox() const { return fuse_; }
     QCheckBox* hubKernelsBox() const { return hubKernels_; }
     QComboBox* kernelOverrideBox() const { return kernelOverride_; }
     QComboBox* languageBox() const { return language_; }
 
 Q_SIGNALS:
     void graphModeChanged(libreyolo::GraphMode mode);
+    void fuseChanged(bool fuse);
 
 private:
     QComboBox* graphMode_ = nullptr;
     QComboBox* device_ = nullptr;
+    QCheckBox* fuse_ = nullptr;
     QCheckBox* hubKernels_ = nullptr;
     QComboBox* kernelOverride_ = nullptr;
     QComboBox* language_ = nullptr;

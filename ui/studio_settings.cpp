@@ -9,6 +9,7 @@
 namespace {
 
 constexpr const char* kGraphMode = "predict/cuda_graph";
+constexpr const char* kFuse = "predict/fuse";
 constexpr const char* kDevice = "engine/device";
 constexpr const char* kHubKernels = "kernels/hub";
 constexpr const char* kKernelOverride = "kernels/override";
@@ -26,6 +27,14 @@ libreyolo::GraphMode StudioSettings::graphMode() const {
 
 void StudioSettings::setGraphMode(libreyolo::GraphMode mode) {
     QSettings().setValue(kGraphMode, QString::fromLatin1(libreyolo::to_string(mode)));
+}
+
+bool StudioSettings::fuse() const {
+    return QSettings().value(kFuse, false).toBool();
+}
+
+void StudioSettings::setFuse(bool fuse) {
+    QSettings().setValue(kFuse, fuse);
 }
 
 QString StudioSettings::device() const {

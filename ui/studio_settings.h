@@ -1,6 +1,6 @@
 #pragma once
 // The studio's persistent settings (QSettings, organisation "LibreYOLO", application "LibreYOLO
-// Studio"): default CUDA graph mode, device, hub kernels on/off, kernel override and language.
+// Studio"): default CUDA graph mode, fused inference on/off, device, hub kernels on/off, kernel override and language.
 // The kernel settings are the engine's kernel policy for the studio's process, in place of what
 // LIBREYOLO_KERNELS and LIBREYOLO_HUB_KERNELS would say: the studio never writes its environment.
 #include <QString>
@@ -14,6 +14,8 @@ class StudioSettings {
 public:
     libreyolo::GraphMode graphMode() const;
     void setGraphMode(libreyolo::GraphMode mode);
+    bool fuse() const;  // predict with the fused inference path (PredictOptions::fuse)
+    void setFuse(bool fuse);
     QString device() const;  // "auto", "cpu", "cuda", "cuda:N"
     void setDevice(const QString& device);
     bool hubKernels() const;

@@ -38,6 +38,8 @@ keys (defaults in brackets):
   name=NAME         run folder, numbered when it exists [predict]
   exist_ok=BOOL     reuse project/name [false]
   half=BOOL         float16 weights and inputs [false]
+  fuse=BOOL         run an inference copy with each BatchNorm folded into its convolution
+                    (rounding-level differences from the eager network) [false]
   cuda_graph=MODE   true: capture the forward as a CUDA graph for each new input shape, then
                     replay it; auto: capture when a shape comes a second time; false [false]
                     (CUDA only; NMS and scaling stay eager; a summary line at the end)
@@ -52,7 +54,7 @@ int run_predict(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
         argv,
         {"model", "pretrained", "download", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
-         "vid_stride", "save", "project", "name", "exist_ok", "half", "cuda_graph", "fused_attention"},
+         "vid_stride", "save", "project", "name", "exist_ok", "half", "fuse", "cuda_graph", "fused_attention"},
         {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
@@ -66,6 +68,7 @@ int run_predict(const std::vector<std::string>& argv) {
     o.name = args.get("name", o.name);
     o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
     o.cuda_graph = parse_graph_mode(args.get("cuda_graph", "false"));
+    o.fuse = args.get_bool("fuse", o.fuse);
     const bool json = args.flags.count("json") != 0;
     const std::string source = args.get("source", default_sample_image());
 

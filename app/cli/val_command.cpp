@@ -27,6 +27,7 @@ keys (defaults in brackets):
   iou=F             NMS IoU threshold [0.6]
   max_det=N         boxes kept per image [300]
   device=D          auto, cpu, cuda, cuda:N [auto]
+  fuse=BOOL         the inference copy with BatchNorm folded (predict's fuse) [false]
 flags:
   --json            print the metrics as JSON
 mAP follows the COCO rules (pycocotools' COCOeval: IoU .50:.05:.95, 101-point precision,
@@ -35,10 +36,10 @@ other COCO numbers and best_conf, the confidence where F1 at IoU 0.50 peaks (Lib
 )";
 
 int run_val(const std::vector<std::string>& argv) {
-    const Arguments args = parse_arguments(
-        argv,
-        {"model", "pretrained", "download", "data", "split", "imgsz", "batch", "conf", "iou", "max_det", "device"},
-        {"json"});
+    const Arguments args = parse_arguments(argv,
+                                           {"model", "pretrained", "download", "data", "split", "imgsz", "batch",
+                                            "conf", "iou", "max_det", "device", "fuse"},
+                                           {"json"});
     if (!args.has("data")) throw InvalidArgument("data: name the dataset YAML (libreyolo val data=FILE)");
     ValOptions o;
     o.split = args.get("split", o.split);
@@ -47,6 +48,7 @@ int run_val(const std::vector<std::string>& argv) {
     o.conf = args.get_float("conf", o.conf);
     o.iou = args.get_float("iou", o.iou);
     o.max_det = args.get_int("max_det", o.max_det);
+    o.fuse = args.get_bool("fuse", o.fuse);
     Model model = load_model_argument(args, default_model(), args.get("device", "auto"));
     const bool json = args.flags.count("json") != 0;
     const ValResult r = validate(model, args.get("data"), o, [&](int done, int total) {

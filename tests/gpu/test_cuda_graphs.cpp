@@ -126,6 +126,37 @@ private Q_SLOTS:
         QVERIFY(info[0].pool_bytes >= 0);
     }
 
+    // The fused inference copy (PredictOptions::fuse) on the GPU: within 1e-4 of the eager network's
+    // output scale in float32, and its graph replays exactly its own eager forward, for each family.
+    void theFusedPathReplaysItsOwnEagerForward() {
+        for (const char* name : {"yolo9-t", "yolox-s", "rtdetr-r18"})
+            for (const char* dtype : {"float32", "float16"}) {
+                Model model = Model::create(name, 80, "cuda");
+                model.set_dtype(dtype);
+                QVERIFY(model.fuse() > 0);
+                const torch::Tensor x = shapes_batch(2, 320).cuda().to(model.impl().dtype);
+                torch::InferenceMode guard;
+                const torch::Tensor fused = model.impl().forward(x, GraphMode::Off, true);
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY2(torch::equal(model.impl().forward(x, GraphMode::On, true), fused),
+                             qPrintable(QString("%1 %2 replay %3").arg(name, dtype).arg(i)));
+                // Against the eager network, in float32 and relative to the output's scale (RT-DETR's
+                // query selection may flip between near-tied cells: tests/engine/test_fuse.cpp compares
+                // its encoder features).
+                // cuDNN computes float32 convolutions in TF32 by default, which would measure TF32's
+                // rounding rather than the folding: both sides run in full float32 for this check.
+                if (std::string(dtype) == "float32" && std::string(name) != "rtdetr-r18") {
+                    const bool tf32 = at::globalContext().allowTF32CuDNN();
+                    at::globalContext().setAllowTF32CuDNN(false);
+                    const torch::Tensor reference = model.impl().net->forward(x);
+                    const torch::Tensor folded = model.impl().forward(x, GraphMode::Off, true);
+                    at::globalContext().setAllowTF32CuDNN(tf32);
+                    const float gap = ((folded - reference).abs().max() / reference.abs().max()).item<float>();
+                    QVERIFY2(gap <= 1e-4f, qPrintable(QString("%1: %2").arg(name).arg(gap)));
+                }
+            }
+    }
+
     void autoCapturesWhenAKeyRepeats() {
         Model model = Model::create("yolo9-t", 80, "cuda");
         const torch::Tensor a = torch::rand({1, 3, 256, 256}).cuda(), b = torch::rand({1, 3, 320, 320}).cuda();

@@ -19,6 +19,7 @@
 #include "kernels_page.h"
 #include "libreyolo/device.h"
 #include "libreyolo/kernels.h"
+#include "libreyolo/model.h"
 #include "main_window.h"
 #include "predict_controls.h"
 #include "qcustomplot_include.h"
@@ -164,6 +165,24 @@ private Q_SLOTS:
         window.settingsPage()->graphModeBox()->setCurrentIndex(
             window.settingsPage()->graphModeBox()->findData(int(libreyolo::GraphMode::Off)));
         QCOMPARE(window.predictControls()->options().cuda_graph, libreyolo::GraphMode::Off);
+    }
+
+    // Settings' fused-inference default reaches the Predict page's "fuse" box, which reaches the
+    // options every prediction takes, and the result line says the path.
+    void theFuseSettingReachesThePredictPage() {
+        StudioSettings().setFuse(true);
+        MainWindow window(QString::fromStdString(libreyolo::default_model()), "cpu");
+        QVERIFY(window.predictControls()->fuseBox()->isChecked());
+        QVERIFY(window.predictControls()->options().fuse);
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        window.openImage(LIBREYOLO_SAMPLE_IMAGE);
+        QVERIFY(shown.wait(120000));
+        QVERIFY2(window.resultStatus().contains("(fused)"), qPrintable(window.resultStatus()));
+        window.settingsPage()->fuseBox()->setChecked(false);
+        QVERIFY(!window.predictControls()->options().fuse);
+        QVERIFY(!StudioSettings().fuse());
+        QVERIFY(shown.wait(120000));  // the image again, eager
+        QVERIFY(!window.resultStatus().contains("(fused)"));
     }
 
     void italianChangesVisibleStrings() {

@@ -41,6 +41,10 @@ struct PredictOptions {
     std::string name = "predict";           // run folder; a suffix 2, 3, ... is added when it exists
     bool exist_ok = false;                  // reuse project/name instead of adding a suffix
     GraphMode cuda_graph = GraphMode::Off;  // CUDA graph capture of the forward (cuda_graph.h)
+    // Run an inference copy of the network with every BatchNorm folded into its convolution
+    // (Model::fuse); the outputs differ from the eager network's by rounding only. Off by default:
+    // the eager network is the reference.
+    bool fuse = false;
 };
 
 class Model {
@@ -84,6 +88,13 @@ public:
     // take the manual math. Returns how many attention modules the model has (0: none, nothing
     // changes); a change releases the CUDA graphs.
     int set_fused_attention(bool enabled);
+
+    // Builds the inference copy that PredictOptions::fuse runs (done on first use otherwise):
+    // the network's weights with each BatchNorm folded into the convolution before it. Returns how
+    // many were folded. The model's own network, what save() writes and training use, is
+    // untouched; a change of device, dtype, weights or attention builds the copy again. Throws
+    // NotSupported for a quantized model.
+    int fuse();
 
     // Simulated quantization in place (quantize.h): selects the family's convolutions outside
     // the keep list, calibrates their input ranges on the calibration images, releases the CUDA

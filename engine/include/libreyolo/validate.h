@@ -18,6 +18,7 @@ struct ValOptions {
     float conf = 0.001f;
     float iou = 0.6f;
     int max_det = 300;
+    bool fuse = false;  // PredictOptions::fuse
 };
 
 struct ValResult {

@@ -26,6 +26,7 @@ ValResult validate(Model& model, const std::string& data_yaml, const ValOptions&
     po.iou = o.iou;
     po.imgsz = o.imgsz;
     po.max_det = o.max_det;
+    po.fuse = o.fuse;
     po.batch = std::max(1, o.batch);
 
     ValResult result;

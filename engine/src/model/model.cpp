@@ -16,6 +16,7 @@
 #include "libreyolo/version.h"
 #include "model/model_impl.h"
 #include "nn/attention_policy.h"
+#include "nn/batch_norm_folding.h"
 #include "nn/flop_counter.h"
 #include "quant/quantize_network.h"
 
@@ -169,10 +170,43 @@ double Model::gflops(int imgsz) const {
     return scope.total() / 1e9;
 }
 
-torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode) {
+torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, bool fuse) {
+    if (fuse) {
+        nn::DetectorImpl& network = fused_network();
+        if (mode == GraphMode::Off) return network.forward(input);
+        return fused_graphs.run(input, mode, graph_target(), network.forward_plan());
+    }
     // The default path pays nothing for graph bookkeeping.
     if (mode == GraphMode::Off) return net->forward(input);
     return graphs.run(input, mode, graph_target(), forward_plan());
+}
+
+nn::DetectorImpl& Model::Impl::fused_network() {
+    if (fused) return *fused;
+    if (quant)
+        throw NotSupported("fuse: this model is quantized (recipe '" + quant->recipe +
+                           "'); fusing applies to float models");
+    nn::Detector copy = registry::build_network(spec);
+    io::load_state_dict(*copy, io::state_dict(*net), source);
+    copy->to(device);
+    copy->to(dtype);
+    copy->eval();
+    if (fused_attention) nn::set_fused_attention(*copy, *fused_attention);
+    fused_blocks = nn::fold_batch_norms(*copy);
+    fused = copy;
+    return *fused;
+}
+
+void Model::Impl::network_changed() {
+    graphs.release();
+    fused_graphs.release();
+    fused = nullptr;
+    fused_blocks = 0;
+}
+
+int Model::fuse() {
+    impl_->fused_network();
+    return impl_->fused_blocks;
 }
 
 graphs::ForwardPlan Model::Impl::forward_plan() {
@@ -186,27 +220,28 @@ graphs::GraphTarget Model::Impl::graph_target() const {
 
 void Model::to(const std::string& device) {
     const torch::Device target = to_torch_device(device);
-    impl_->graphs.release();
+    impl_->network_changed();
     impl_->net->to(target);
     impl_->device = target;
 }
 
 void Model::set_dtype(const std::string& dtype) {
     const torch::Dtype target = parse_dtype(dtype);
-    impl_->graphs.release();
+    impl_->network_changed();
     impl_->net->to(target);
     impl_->dtype = target;
 }
 
 int Model::set_fused_attention(bool enabled) {
     const int modules = nn::set_fused_attention(*impl_->net, enabled);
-    if (modules > 0) impl_->graphs.release();
+    impl_->fused_attention = enabled;
+    if (modules > 0) impl_->network_changed();
     return modules;
 }
 
 void Model::load_weights(const std::string& path) {
     const io::TensorFile file = io::read_weights_file(path);
-    impl_->graphs.release();
+    impl_->network_changed();
     io::load_state_dict(*impl_->net, file.tensors, path);
     refresh_calibration_flags(*impl_->net);
     impl_->source = path;
@@ -232,10 +267,13 @@ void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
 }
 
 std::vector<GraphInfo> Model::graph_info() const {
-    return impl_->graphs.info();
+    std::vector<GraphInfo> all = impl_->graphs.info();
+    for (const GraphInfo& g : impl_->fused_graphs.info()) all.push_back(g);
+    return all;
 }
 void Model::release_graphs() {
     impl_->graphs.release();
+    impl_->fused_graphs.release();
 }
 void Model::set_graph_cache_limit(int limit) {
     impl_->graphs.set_limit(limit);

@@ -22,10 +22,20 @@ struct Model::Impl {
     std::string source;  // weights file or "random init"
     bool pretrained = false;
     std::optional<QuantInfo> quant;  // set while the network's convolutions are quantized
+    std::optional<bool> fused_attention;  // set_fused_attention's last choice, for the copy below
+    // The inference copy with BatchNorm folded (Model::fuse), built on first use, with graphs of
+    // its own; dropped whenever the network changes.
+    nn::Detector fused;
+    int fused_blocks = 0;
+    graphs::GraphRunner fused_graphs;
 
     // The network's forward for an input already on the device and in the dtype, through the
     // model's graphs as mode says.
-    torch::Tensor forward(const torch::Tensor& input, GraphMode mode);
+    torch::Tensor forward(const torch::Tensor& input, GraphMode mode, bool fuse = false);
+    nn::DetectorImpl& fused_network();  // builds the copy when there is none
+    // The network changed (device, dtype, weights, attention, quantization): every graph goes,
+    // and the fused copy with them.
+    void network_changed();
     graphs::ForwardPlan forward_plan();  // the network's stages, as the graphs capture them
     graphs::GraphTarget graph_target() const;
     int input_size(int imgsz) const;  // Model::input_size

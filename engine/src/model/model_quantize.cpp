@@ -192,7 +192,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
                                  " quantization without calibration: activations stay in float "
                                  "(weight-only simulation). Pass calib= to calibrate.");
     }
-    m.graphs.release();
+    m.network_changed();
     m.net = candidate;
     m.quant = info;
     log_info("quant", "quantized " + m.spec.name.canonical() + " to " + recipe + " (" + std::to_string(convs.size()) +
@@ -204,7 +204,7 @@ QuantInfo Model::quantize(const QuantizeOptions& o) {
 void Model::dequantize() {
     Impl& m = *impl_;
     if (!m.quant) return;
-    m.graphs.release();
+    m.network_changed();
     m.net = float_copy(m);
     log_info("quant", "restored float modules (recipe '" + m.quant->recipe + "' removed)");
     m.quant.reset();

@@ -18,8 +18,14 @@ ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
+    if (!folded_) y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
     return activation_ ? torch::silu(y) : y;
+}
+
+void ConvImpl::fold_batch_norm() {
+    if (folded_) return;
+    nn::fold_into_conv(*conv, *bn);
+    folded_ = true;
 }
 
 }  // namespace libreyolo::models

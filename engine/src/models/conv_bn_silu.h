@@ -5,6 +5,7 @@
 // be quantized; the batch norm follows the distributed run's SyncBatchNorm when there is one.
 #include <torch/torch.h>
 
+#include "nn/batch_norm_folding.h"
 #include "quant/quant_conv2d.h"
 
 namespace libreyolo::models {
@@ -20,15 +21,17 @@ struct ConvOptions {
     TORCH_ARG(bool, activation) = true;
 };
 
-class ConvImpl : public torch::nn::Module {
+class ConvImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     explicit ConvImpl(const ConvOptions& options);
     torch::Tensor forward(const torch::Tensor& x);
+    void fold_batch_norm() override;
     quant::QuantConv2d conv{nullptr};
     torch::nn::BatchNorm2d bn{nullptr};
 
 private:
     bool activation_;
+    bool folded_ = false;  // bn lives in conv's weight and bias
 };
 TORCH_MODULE(Conv);
 

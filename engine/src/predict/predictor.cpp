@@ -63,7 +63,7 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
     {
         torch::InferenceMode guard;
         // Post-processing (never captured) selects the candidates where the output is.
-        output = m.forward(input, o.cuda_graph);
+        output = m.forward(input, o.cuda_graph, o.fuse);
         if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());  // for the stage timings
     }
     const double infer = ms_since(t0);

@@ -15,7 +15,13 @@ ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, in
 torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     const torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    return activate(norm(y), act_);
+    return activate(folded_ ? y : norm(y), act_);
+}
+
+void ConvNormLayerImpl::fold_batch_norm() {
+    if (folded_) return;
+    nn::fold_into_conv(*conv, *norm);
+    folded_ = true;
 }
 
 torch::Tensor activate(const torch::Tensor& x, Activation act) {

@@ -4,19 +4,23 @@
 // backbone and the hybrid encoder both build from it.
 #include <torch/torch.h>
 
+#include "nn/batch_norm_folding.h"
+
 namespace libreyolo::models::rtdetr {
 
 enum class Activation { None, ReLU, SiLU };
 
-class ConvNormLayerImpl : public torch::nn::Module {
+class ConvNormLayerImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act);
     torch::Tensor forward(const torch::Tensor& x);
+    void fold_batch_norm() override;
     torch::nn::Conv2d conv{nullptr};
     torch::nn::BatchNorm2d norm{nullptr};
 
 private:
     Activation act_;
+    bool folded_ = false;  // norm lives in conv's weight and bias
 };
 TORCH_MODULE(ConvNormLayer);
 

@@ -1,0 +1,25 @@
+#pragma once
+// BatchNorm folded into the convolution before it, the inference form of a conv + BN pair:
+// per output channel s = γ / √(running_var + ε), weight · s and (bias − running_mean) · s + β,
+// computed in float64 and stored in the weight's dtype. A folded block skips its BatchNorm, so the
+// convolution's bias add is the whole of it (one kernel fewer per block, and cuDNN / oneDNN add the
+// bias inside the convolution). Folding is for an inference copy of a network (Model's fuse path):
+// it changes the weights, so training and the eager contract never see it.
+#include <torch/torch.h>
+
+namespace libreyolo::nn {
+
+// A block that can fold its BatchNorm (models' Conv and RT-DETR's ConvNormLayer).
+class BatchNormFoldable {
+public:
+    virtual ~BatchNormFoldable() = default;
+    virtual void fold_batch_norm() = 0;
+};
+
+// Writes the folded weight into conv and sets its bias (a plain tensor, not a parameter).
+void fold_into_conv(torch::nn::Conv2dImpl& conv, const torch::nn::BatchNorm2dImpl& bn);
+
+// Folds every BatchNormFoldable block of net; returns how many.
+int fold_batch_norms(torch::nn::Module& net);
+
+}  // namespace libreyolo::nn
