@@ -176,8 +176,9 @@ void MainWindow::openPretrainedDialog() {
     if (!picker_) {
         picker_ = new ModelPickerDialog(this);
         connect(picker_, &ModelPickerDialog::modelChosen, this, &MainWindow::openModel);
+    } else {
+        picker_->catalog()->refreshFiles();  // a download since it was last open
     }
-    picker_->catalog()->refreshFiles();
     picker_->select(predictor_->modelRequest());
     picker_->open();
 }

@@ -176,16 +176,12 @@ private Q_SLOTS:
         QCOMPARE(server.requests(), 1);
         QVERIFY2(err.contains("downloading LibreYOLO9t.pt"), qPrintable(err));
         QVERIFY2(!err.contains("random weights"), qPrintable(err));
-        std::vector<Detection> ours, theirs;
+        std::vector<Detection> ours;
         const nlohmann::json printed = nlohmann::json::parse(out.toStdString());
         for (const auto& b : printed[0]["boxes"])
             ours.push_back({b["xyxy"][0].get<float>(), b["xyxy"][1].get<float>(), b["xyxy"][2].get<float>(),
                             b["xyxy"][3].get<float>(), b["conf"].get<float>(), b["cls"].get<int>()});
-        for (std::size_t i = 0; i < expected["boxes"].size(); ++i) {
-            const auto& b = expected["boxes"][i];
-            theirs.push_back({b[0].get<float>(), b[1].get<float>(), b[2].get<float>(), b[3].get<float>(),
-                              expected["scores"][i].get<float>(), expected["classes"][i].get<int>()});
-        }
+        const std::vector<Detection> theirs = testing::libreyolo_detections(expected);
         QVERIFY(!theirs.empty());
         testing::compare_detections(ours, theirs, 1e-4f);
 

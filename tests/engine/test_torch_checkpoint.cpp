@@ -54,13 +54,7 @@ std::pair<PredictOptions, std::vector<Detection>> libreyolo_predictions(const st
     o.conf = j["conf"];
     o.iou = j["iou"];
     o.max_det = j["max_det"];
-    std::vector<Detection> boxes;
-    for (std::size_t i = 0; i < j["boxes"].size(); ++i) {
-        const auto& b = j["boxes"][i];
-        boxes.push_back({b[0].get<float>(), b[1].get<float>(), b[2].get<float>(), b[3].get<float>(),
-                         j["scores"][i].get<float>(), j["classes"][i].get<int>()});
-    }
-    return {o, boxes};
+    return {o, testing::libreyolo_detections(j)};
 }
 
 std::string bytes_of(const std::string& path) {

@@ -1,6 +1,7 @@
 #pragma once
 // Whether two lists of detections are the same: the parity tests' comparison with LibreYOLO's boxes.
 #include <QtTest/QtTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,18 @@
 #include "libreyolo/results.h"
 
 namespace libreyolo::testing {
+
+// The detections a fixture recorded as LibreYOLO's postprocess returns them: parallel lists
+// "boxes" (xyxy), "scores" and "classes".
+inline std::vector<Detection> libreyolo_detections(const nlohmann::json& j) {
+    std::vector<Detection> out;
+    for (std::size_t i = 0; i < j["boxes"].size(); ++i) {
+        const auto& b = j["boxes"][i];
+        out.push_back({b[0].get<float>(), b[1].get<float>(), b[2].get<float>(), b[3].get<float>(),
+                       j["scores"][i].get<float>(), j["classes"][i].get<int>()});
+    }
+    return out;
+}
 
 // Boxes of equal score may come out of NMS in any order (torch's sort is not stable), so both
 // lists are put in one canonical order first.

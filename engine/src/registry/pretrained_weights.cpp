@@ -2,8 +2,7 @@
 
 #include <unistd.h>
 
-#include <cstdlib>
-
+#include "core/environment.h"
 #include "core/text.h"
 #include "io/http_download.h"
 #include "io/torch_checkpoint.h"
@@ -14,11 +13,6 @@
 namespace libreyolo {
 namespace fs = std::filesystem;
 namespace {
-
-std::string env(const char* name) {
-    const char* v = std::getenv(name);
-    return v ? v : "";
-}
 
 // LibreYOLO's task suffixes (task_to_suffix); detection has none.
 std::string task_suffix(const std::string& task) {
@@ -62,15 +56,9 @@ bool is_pretrained_file_name(const std::string& name) {
 
 PretrainedOptions PretrainedOptions::from_environment() {
     PretrainedOptions o;
-    if (const std::string cache = env("LIBREYOLO_WEIGHTS_CACHE"); !cache.empty())
-        o.cache = cache;
-    else if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty())
-        o.cache = fs::path(xdg) / "libreyolo" / "weights";
-    else
-        o.cache = fs::path(env("HOME").empty() ? "/tmp" : env("HOME")) / ".cache" / "libreyolo" / "weights";
-    o.download = env("LIBREYOLO_OFFLINE") != "1";
-    if (const std::string base = env("LIBREYOLO_HUB_BASE_URL"); !base.empty())
-        o.base_url = base.back() == '/' ? base.substr(0, base.size() - 1) : base;
+    o.cache = user_cache_dir("LIBREYOLO_WEIGHTS_CACHE", "weights");
+    o.download = environment("LIBREYOLO_OFFLINE") != "1";
+    o.base_url = hub_base_url(o.base_url);
     return o;
 }
 

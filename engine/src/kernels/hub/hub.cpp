@@ -1,10 +1,10 @@
 #include "kernels/hub/hub.h"
 
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <mutex>
 
+#include "core/environment.h"
 #include "core/sha256.h"
 #include "io/http_download.h"
 #include "kernels/hub/manifest.h"
@@ -16,11 +16,6 @@
 namespace libreyolo::kernels::hub {
 namespace fs = std::filesystem;
 namespace {
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    return value ? value : "";
-}
 
 // What happened to each provider this process met, by provider; guarded by hub_mutex().
 std::map<std::string, KernelPluginInfo>& plugins() {
@@ -108,17 +103,11 @@ fs::path cached_file(const fs::path& cache, const std::string& repo, const std::
 
 HubSettings hub_settings_from_environment() {
     HubSettings s;
-    if (const std::string manifest = env("LIBREYOLO_HUB_MANIFEST"); !manifest.empty())
+    if (const std::string manifest = environment("LIBREYOLO_HUB_MANIFEST"); !manifest.empty())
         s.manifests.emplace_back(manifest);
-    if (const std::string cache = env("LIBREYOLO_HUB_CACHE"); !cache.empty())
-        s.cache = cache;
-    else if (const std::string xdg = env("XDG_CACHE_HOME"); !xdg.empty())
-        s.cache = fs::path(xdg) / "libreyolo" / "kernels";
-    else
-        s.cache = fs::path(env("HOME").empty() ? "/tmp" : env("HOME")) / ".cache" / "libreyolo" / "kernels";
-    s.download = env("LIBREYOLO_HUB_DOWNLOAD") == "1";
-    if (const std::string base = env("LIBREYOLO_HUB_BASE_URL"); !base.empty())
-        s.base_url = base.back() == '/' ? base.substr(0, base.size() - 1) : base;
+    s.cache = user_cache_dir("LIBREYOLO_HUB_CACHE", "kernels");
+    s.download = environment("LIBREYOLO_HUB_DOWNLOAD") == "1";
+    s.base_url = hub_base_url(s.base_url);
     return s;
 }
 
