@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include "io/safetensors.h"
@@ -60,9 +61,19 @@ private Q_SLOTS:
                 identical = std::string("parity_outputs") + suffix;
         qInfo("training maps bit-identical to LibreYOLO's %s",
               identical.empty() ? "on no reference CPU" : identical.c_str());
-        if (identical.empty()) {  // another CPU: as close as the references are to each other
-            const double spread = max_relative_difference(at("parity_outputs_avx2"), at("parity_outputs_default"));
-            QVERIFY(max_relative_difference(ours.outputs, at("parity_outputs")) <= 2 * spread);
+        if (identical.empty()) {
+            // Another CPU (its oneDNN blocks the convolutions its own way): as close to the nearest
+            // reference as the references are to each other, the rule of test_yolox's forward.
+            double nearest = 1e9, spread = 0;
+            for (const char* a : {"", "_avx2", "_default"}) {
+                const torch::Tensor& ref = at(std::string("parity_outputs") + a);
+                nearest = std::min(nearest, max_relative_difference(ours.outputs, ref));
+                for (const char* b : {"", "_avx2", "_default"})
+                    spread = std::max(spread, max_relative_difference(ref, at(std::string("parity_outputs") + b)));
+            }
+            qInfo("relative difference to the nearest reference %.3g; the references' own spread %.3g", nearest,
+                  spread);
+            QVERIFY2(nearest <= spread, qPrintable(QString("%1 > %2").arg(nearest).arg(spread)));
         }
         // The grid and strides the loss reads are exact.
         QVERIFY(torch::equal(ours.x_shifts, at("x_shifts")));

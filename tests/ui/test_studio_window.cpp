@@ -191,8 +191,9 @@ private Q_SLOTS:
         QVERIFY(drawn != image);
     }
 
+    // The model loads first (a fixture: a bare name would report its missing weights first, offline).
     void unreadableImageIsReported() {
-        MainWindow window("yolo9-t", "cpu");
+        MainWindow window(kWeights, "cpu");
         QSignalSpy errors(&window, &MainWindow::errorShown);
         window.openImage("/no/such/image.png");
         QVERIFY(errors.wait(120000));
