@@ -17,6 +17,7 @@
 #include "model/model_impl.h"
 #include "nn/attention_policy.h"
 #include "nn/batch_norm_folding.h"
+#include "nn/channels_last.h"
 #include "nn/flop_counter.h"
 #include "quant/quantize_network.h"
 
@@ -173,8 +174,9 @@ double Model::gflops(int imgsz) const {
 torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, bool fuse) {
     if (fuse) {
         nn::DetectorImpl& network = fused_network();
-        if (mode == GraphMode::Off) return network.forward(input);
-        return fused_graphs.run(input, mode, graph_target(), network.forward_plan());
+        const torch::Tensor x = fused_channels_last ? input.contiguous(torch::MemoryFormat::ChannelsLast) : input;
+        if (mode == GraphMode::Off) return network.forward(x);
+        return fused_graphs.run(x, mode, graph_target(), network.forward_plan());
     }
     // The default path pays nothing for graph bookkeeping.
     if (mode == GraphMode::Off) return net->forward(input);
@@ -193,6 +195,10 @@ nn::DetectorImpl& Model::Impl::fused_network() {
     copy->eval();
     if (fused_attention) nn::set_fused_attention(*copy, *fused_attention);
     fused_blocks = nn::fold_batch_norms(*copy);
+    // oneDNN's convolutions run NHWC natively; in NCHW each layer reorders its input and output.
+    // On CUDA the layout stays NCHW until the GPU round measures NHWC there.
+    fused_channels_last = device.is_cpu();
+    if (fused_channels_last) nn::to_channels_last(*copy);
     fused = copy;
     return *fused;
 }
@@ -202,6 +208,7 @@ void Model::Impl::network_changed() {
     fused_graphs.release();
     fused = nullptr;
     fused_blocks = 0;
+    fused_channels_last = false;
 }
 
 int Model::fuse() {

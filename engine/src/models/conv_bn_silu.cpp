@@ -16,16 +16,23 @@ ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
 }
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
+    if (folded_) {
+        const torch::Tensor y =
+            kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_,
+                                          activation_ ? kernels::ConvActivation::SiLU : kernels::ConvActivation::None);
+        nn::count_conv_flops(*conv, y);
+        return y;
+    }
     torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    if (!folded_) y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
+    y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
     return activation_ ? torch::silu(y) : y;
 }
 
 void ConvImpl::fold_batch_norm() {
     if (folded_) return;
     nn::fold_into_conv(*conv, *bn);
-    folded_ = true;
+    folded_ = kernels::conv_geometry(*conv);
 }
 
 }  // namespace libreyolo::models

@@ -5,6 +5,9 @@
 // be quantized; the batch norm follows the distributed run's SyncBatchNorm when there is one.
 #include <torch/torch.h>
 
+#include <optional>
+
+#include "kernels/conv_bias_act_slot.h"
 #include "nn/batch_norm_folding.h"
 #include "quant/quant_conv2d.h"
 
@@ -31,7 +34,8 @@ public:
 
 private:
     bool activation_;
-    bool folded_ = false;  // bn lives in conv's weight and bias
+    // Set when bn lives in conv's weight and bias: the block is then one conv_bias_act call.
+    std::optional<kernels::ConvGeometry> folded_;
 };
 TORCH_MODULE(Conv);
 

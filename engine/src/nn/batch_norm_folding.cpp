@@ -21,6 +21,8 @@ int fold_batch_norms(torch::nn::Module& net) {
             block->fold_batch_norm();
             ++folded;
         }
+    for (const auto& module : net.modules(/*include_self=*/true))
+        if (auto* block = dynamic_cast<BranchMergeable*>(module.get())) block->merge_branches();
     return folded;
 }
 

@@ -16,10 +16,19 @@ public:
     virtual void fold_batch_norm() = 0;
 };
 
+// A block of parallel convolution branches that, once their BatchNorms are folded, add up to one
+// convolution (YOLOv9's RepConvN: a 3x3 and a 1x1 on the same input, LibreYOLO's fuse_convs).
+class BranchMergeable {
+public:
+    virtual ~BranchMergeable() = default;
+    virtual void merge_branches() = 0;
+};
+
 // Writes the folded weight into conv and sets its bias (a plain tensor, not a parameter).
 void fold_into_conv(torch::nn::Conv2dImpl& conv, const torch::nn::BatchNorm2dImpl& bn);
 
-// Folds every BatchNormFoldable block of net; returns how many.
+// Folds every BatchNormFoldable block of net, then merges every BranchMergeable one; returns how
+// many BatchNorms it folded.
 int fold_batch_norms(torch::nn::Module& net);
 
 }  // namespace libreyolo::nn

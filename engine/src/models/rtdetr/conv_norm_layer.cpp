@@ -13,15 +13,20 @@ ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, in
 }
 
 torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
+    if (folded_) {
+        const torch::Tensor y = kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_, act_);
+        nn::count_conv_flops(*conv, y);
+        return y;
+    }
     const torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    return activate(folded_ ? y : norm(y), act_);
+    return activate(norm(y), act_);
 }
 
 void ConvNormLayerImpl::fold_batch_norm() {
     if (folded_) return;
     nn::fold_into_conv(*conv, *norm);
-    folded_ = true;
+    folded_ = kernels::conv_geometry(*conv);
 }
 
 torch::Tensor activate(const torch::Tensor& x, Activation act) {

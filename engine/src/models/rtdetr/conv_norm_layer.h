@@ -4,11 +4,15 @@
 // backbone and the hybrid encoder both build from it.
 #include <torch/torch.h>
 
+#include <optional>
+
+#include "kernels/conv_bias_act_slot.h"
 #include "nn/batch_norm_folding.h"
 
 namespace libreyolo::models::rtdetr {
 
-enum class Activation { None, ReLU, SiLU };
+// The activations RT-DETR's blocks use; the fused path hands them to conv_bias_act as they are.
+using Activation = kernels::ConvActivation;
 
 class ConvNormLayerImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
@@ -20,7 +24,8 @@ public:
 
 private:
     Activation act_;
-    bool folded_ = false;  // norm lives in conv's weight and bias
+    // Set when norm lives in conv's weight and bias: the block is then one conv_bias_act call.
+    std::optional<kernels::ConvGeometry> folded_;
 };
 TORCH_MODULE(ConvNormLayer);
 

@@ -1,5 +1,7 @@
 #include "models/yolo9/blocks.h"
 
+#include "nn/flop_counter.h"
+
 namespace libreyolo::models::yolo9 {
 
 namespace F = torch::nn::functional;
@@ -10,8 +12,30 @@ RepConvNImpl::RepConvNImpl(int64_t in, int64_t out) {
 }
 
 torch::Tensor RepConvNImpl::forward(const torch::Tensor& x) {
+    if (merged_) {
+        const torch::Tensor y =
+            kernels::conv_bias_act_slot()(x, merged_weight_, merged_bias_, *merged_, kernels::ConvActivation::SiLU);
+        nn::count_conv_flops(*conv1->conv, y);
+        return y;
+    }
     // LibreYOLO adds a literal 0 for the missing identity branch; x + 0 is x, bit for bit.
     return torch::silu(conv1(x) + conv2(x));
+}
+
+void RepConvNImpl::merge_branches() {
+    if (merged_) return;
+    torch::NoGradGuard no_grad;
+    conv1->fold_batch_norm();
+    conv2->fold_batch_norm();
+    const auto& k3 = *conv1->conv;
+    const auto& k1 = *conv2->conv;
+    const auto dtype = k3.weight.scalar_type();
+    const torch::Tensor weight =
+        k3.weight.to(torch::kFloat64) + F::pad(k1.weight.to(torch::kFloat64), F::PadFuncOptions({1, 1, 1, 1}));
+    const torch::Tensor bias = k3.bias.to(torch::kFloat64) + k1.bias.to(torch::kFloat64);
+    merged_weight_ = register_buffer("merged_weight", weight.to(dtype));
+    merged_bias_ = register_buffer("merged_bias", bias.to(dtype));
+    merged_ = kernels::conv_geometry(k3);
 }
 
 RepNBottleneckImpl::RepNBottleneckImpl(int64_t in, int64_t out) : add_(in == out) {

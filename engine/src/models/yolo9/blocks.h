@@ -4,17 +4,25 @@
 // block has, in the same names; parameter-free parts (activations, pools) are not registered.
 #include <torch/torch.h>
 
+#include <optional>
+
 #include "models/conv_bn_silu.h"
 #include "quant/quant_conv2d.h"
 
 namespace libreyolo::models::yolo9 {
 
 // 3×3 conv-BN + 1×1 conv-BN summed, then SiLU (training form of RepConv; no identity BN).
-class RepConvNImpl : public torch::nn::Module {
+class RepConvNImpl : public torch::nn::Module, public nn::BranchMergeable {
 public:
     RepConvNImpl(int64_t in, int64_t out);
     torch::Tensor forward(const torch::Tensor& x);
+    // The folded 1x1 branch padded into the folded 3x3 one: one convolution, one conv_bias_act call.
+    void merge_branches() override;
     Conv conv1{nullptr}, conv2{nullptr};
+
+private:
+    std::optional<kernels::ConvGeometry> merged_;  // set once merged
+    torch::Tensor merged_weight_, merged_bias_;    // buffers, so they follow the copy's layout
 };
 TORCH_MODULE(RepConvN);
 

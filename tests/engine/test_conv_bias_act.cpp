@@ -1,0 +1,150 @@
+// The conv_bias_act slot (the fused path's convolution blocks): oneDNN's fused convolution on the
+// CPU gives the reference's outputs (LibTorch's conv2d, then the activation) within float32
+// rounding, for the geometries the detectors use, in NCHW and channels-last; the slot picks it for
+// inference on the CPU and falls back to the reference where it declines (gradients, float64); a
+// fused model's blocks run through it.
+#include <QtTest/QtTest>
+
+#include "kernels/conv_bias_act_slot.h"
+#include "kernels/onednn_conv_bias_act.h"
+#include "libreyolo/kernels.h"
+#include "libreyolo/model.h"
+#include "model/model_impl.h"
+
+using namespace libreyolo;
+using kernels::ConvActivation;
+using kernels::ConvGeometry;
+
+namespace {
+
+struct Case {
+    int64_t in, out, kernel, stride, groups, size;
+};
+
+ConvGeometry geometry(const Case& c) {
+    const int64_t pad = (c.kernel - 1) / 2;
+    return {{c.stride, c.stride}, {pad, pad}, {1, 1}, c.groups};
+}
+
+const KernelSlotInfo* slot_info(const std::vector<KernelSlotInfo>& report) {
+    for (const auto& s : report)
+        if (s.slot == "conv_bias_act") return &s;
+    return nullptr;
+}
+
+float relative_gap(const torch::Tensor& want, const torch::Tensor& got) {
+    return ((got - want).abs().max() / want.abs().max()).item<float>();
+}
+
+}  // namespace
+
+class TestConvBiasAct : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        const std::string missing = kernels::onednn_conv_bias_act_missing();
+        QVERIFY2(missing.empty(), missing.c_str());  // PyPI's LibTorch always carries oneDNN
+    }
+
+    void oneDnnGivesTheReferenceOutputs_data() {
+        QTest::addColumn<int>("layout");  // 0 NCHW, 1 channels-last
+        QTest::addColumn<int>("activation");
+        for (int layout : {0, 1})
+            for (int act : {0, 1, 2}) {
+                const QByteArray name = QByteArray(layout ? "NHWC " : "NCHW ") + (act == 0   ? "none"
+                                                                                  : act == 1 ? "relu"
+                                                                                             : "silu");
+                QTest::newRow(name.constData()) << layout << act;
+            }
+    }
+
+    void oneDnnGivesTheReferenceOutputs() {
+        QFETCH(int, layout);
+        QFETCH(int, activation);
+        torch::manual_seed(3);
+        torch::NoGradGuard no_grad;
+        const auto act = static_cast<ConvActivation>(activation);
+        // YOLOv9's and RT-DETR's shapes: 3x3 stride 1 and 2, 1x1, a depthwise 3x3, a 7x7 stem.
+        for (const Case& c : {Case{16, 32, 3, 1, 1, 40}, Case{32, 64, 3, 2, 1, 40}, Case{64, 24, 1, 1, 1, 20},
+                              Case{24, 24, 3, 1, 24, 20}, Case{3, 16, 7, 2, 1, 64}}) {
+            torch::Tensor x = torch::randn({2, c.in, c.size, c.size});
+            const torch::Tensor w = torch::randn({c.out, c.in / c.groups, c.kernel, c.kernel}) * 0.2;
+            const torch::Tensor b = torch::randn({c.out});
+            if (layout) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
+            const ConvGeometry g = geometry(c);
+            QVERIFY(kernels::onednn_conv_bias_act_accepts(x, w, b, g, act));
+            const torch::Tensor want = kernels::conv_bias_act_reference(x, w, b, g, act);
+            const torch::Tensor got = kernels::onednn_conv_bias_act(x, w, b, g, act);
+            QCOMPARE(got.sizes(), want.sizes());
+            const float gap = relative_gap(want, got);
+            QVERIFY2(gap <= 1e-5f, qPrintable(QString("%1 -> %2, k%3 s%4 g%5: %6")
+                                                  .arg(c.in)
+                                                  .arg(c.out)
+                                                  .arg(c.kernel)
+                                                  .arg(c.stride)
+                                                  .arg(c.groups)
+                                                  .arg(gap)));
+            // A bias-free convolution (none of the detectors' folded blocks, but the slot's contract).
+            QVERIFY(relative_gap(kernels::conv_bias_act_reference(x, w, {}, g, act),
+                                 kernels::onednn_conv_bias_act(x, w, {}, g, act)) <= 1e-5f);
+        }
+    }
+
+    // Inference on the CPU goes to oneDNN; a call that needs gradients or float64 gets the
+    // reference, exactly.
+    void theSlotPicksOneDnnForInferenceAndFallsBackElsewhere() {
+        torch::manual_seed(4);
+        const ConvGeometry g = geometry({8, 8, 3, 1, 1, 16});
+        const torch::Tensor x = torch::randn({1, 8, 16, 16});
+        const torch::Tensor w = torch::randn({8, 8, 3, 3}).requires_grad_();
+        const torch::Tensor b = torch::randn({8});
+        auto& slot = kernels::conv_bias_act_slot();
+        {
+            torch::NoGradGuard no_grad;
+            slot(x, w, b, g, ConvActivation::SiLU);
+            QCOMPARE(QString::fromStdString(slot.info().active), QString("onednn"));
+        }
+        const torch::Tensor y = slot(x, w, b, g, ConvActivation::SiLU);  // grad mode: the reference
+        QCOMPARE(QString::fromStdString(slot.info().active), QString("portable"));
+        QVERIFY(torch::equal(y, kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU)));
+        y.sum().backward();
+        QVERIFY(w.grad().defined());
+        torch::NoGradGuard no_grad;
+        const torch::Tensor x64 = x.to(torch::kFloat64);
+        const torch::Tensor w64 = w.detach().to(torch::kFloat64), b64 = b.to(torch::kFloat64);
+        QVERIFY(torch::equal(slot(x64, w64, b64, g, ConvActivation::ReLU),
+                             kernels::conv_bias_act_reference(x64, w64, b64, g, ConvActivation::ReLU)));
+        QCOMPARE(QString::fromStdString(slot.info().active), QString("portable"));
+    }
+
+    void theRegistryListsTheSlot() {
+        const auto report = kernel_report();
+        const KernelSlotInfo* info = slot_info(report);
+        QVERIFY(info);
+        QCOMPARE(info->candidates.size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(info->candidates[0].name), QString("onednn"));
+        QCOMPARE(QString::fromStdString(info->candidates[0].provider), QString(kernels::kOneDnnProvider));
+        QCOMPARE(QString::fromStdString(info->candidates[1].name), QString("portable"));
+    }
+
+    // A fused model on the CPU: channels-last weights, every folded block through oneDNN; the
+    // eager network keeps NCHW and never calls the slot.
+    void aFusedModelRunsItsBlocksThroughTheSlot() {
+        Model model = Model::create("yolo9-t", 80, "cpu");
+        model.fuse();
+        const auto& conv = model.impl().fused->named_parameters()["backbone.conv0.conv.weight"];
+        QVERIFY(conv.is_contiguous(torch::MemoryFormat::ChannelsLast));
+        QVERIFY(!model.impl().net->named_parameters()["backbone.conv0.conv.weight"].is_contiguous(
+            torch::MemoryFormat::ChannelsLast));
+        torch::InferenceMode guard;
+        const torch::Tensor input = torch::rand({1, 3, 64, 64});
+        model.impl().forward(input, GraphMode::Off, false);
+        QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("portable"));
+        model.impl().forward(input, GraphMode::Off, true);
+        QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("onednn"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConvBiasAct)
+#include "test_conv_bias_act.moc"
