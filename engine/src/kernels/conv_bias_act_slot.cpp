@@ -18,18 +18,21 @@ ConvGeometry conv_geometry(const torch::nn::Conv2dImpl& conv) {
     return g;
 }
 
-torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& g, ConvActivation activation) {
-    const torch::Tensor y = torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups);
+torch::Tensor activate(const torch::Tensor& x, ConvActivation activation) {
     switch (activation) {
         case ConvActivation::ReLU:
-            return torch::relu(y);
+            return torch::relu(x);
         case ConvActivation::SiLU:
-            return torch::silu(y);
+            return torch::silu(x);
         case ConvActivation::None:
             break;
     }
-    return y;
+    return x;
+}
+
+torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
+                                      const ConvGeometry& g, ConvActivation activation) {
+    return activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation);
 }
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot() {

@@ -22,6 +22,9 @@ struct ConvGeometry {
 // The geometry of a Conv2d with explicit (numeric) padding; throws for "same"/"valid".
 ConvGeometry conv_geometry(const torch::nn::Conv2dImpl& conv);
 
+// x through the activation (none: x itself).
+torch::Tensor activate(const torch::Tensor& x, ConvActivation activation);
+
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                       const ConvGeometry& geometry, ConvActivation activation);
 

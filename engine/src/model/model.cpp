@@ -196,7 +196,7 @@ nn::DetectorImpl& Model::Impl::fused_network() {
     if (fused_attention) nn::set_fused_attention(*copy, *fused_attention);
     fused_blocks = nn::fold_batch_norms(*copy);
     // oneDNN's convolutions run NHWC natively; in NCHW each layer reorders its input and output.
-    // On CUDA the layout stays NCHW until the GPU round measures NHWC there.
+    // CUDA keeps NCHW: NHWC there is not measured yet (docs/fuse-bench.md).
     fused_channels_last = device.is_cpu();
     if (fused_channels_last) nn::to_channels_last(*copy);
     fused = copy;

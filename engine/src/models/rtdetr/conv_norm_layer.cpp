@@ -20,25 +20,13 @@ torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     }
     const torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    return activate(norm(y), act_);
+    return kernels::activate(norm(y), act_);
 }
 
 void ConvNormLayerImpl::fold_batch_norm() {
     if (folded_) return;
     nn::fold_into_conv(*conv, *norm);
     folded_ = kernels::conv_geometry(*conv);
-}
-
-torch::Tensor activate(const torch::Tensor& x, Activation act) {
-    switch (act) {
-        case Activation::ReLU:
-            return torch::relu(x);
-        case Activation::SiLU:
-            return torch::silu(x);
-        case Activation::None:
-            break;
-    }
-    return x;
 }
 
 }  // namespace libreyolo::models::rtdetr

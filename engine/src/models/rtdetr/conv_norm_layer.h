@@ -29,6 +29,4 @@ private:
 };
 TORCH_MODULE(ConvNormLayer);
 
-torch::Tensor activate(const torch::Tensor& x, Activation act);
-
 }  // namespace libreyolo::models::rtdetr
