@@ -5,7 +5,8 @@
 
 namespace libreyolo::models {
 
-ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
+ConvImpl::ConvImpl(const ConvOptions& o)
+    : activation_(o.activation() ? kernels::ConvActivation::SiLU : kernels::ConvActivation::None) {
     const int64_t padding = o.padding() >= 0 ? o.padding() : (o.kernel() - 1) / 2;
     conv = register_module("conv", quant::QuantConv2d(torch::nn::Conv2dOptions(o.in(), o.out(), o.kernel())
                                                           .stride(o.stride())
@@ -17,16 +18,14 @@ ConvImpl::ConvImpl(const ConvOptions& o) : activation_(o.activation()) {
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     if (folded_) {
-        const torch::Tensor y =
-            kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_,
-                                          activation_ ? kernels::ConvActivation::SiLU : kernels::ConvActivation::None);
+        const torch::Tensor y = kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_, activation_);
         nn::count_conv_flops(*conv, y);
         return y;
     }
     torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
     y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
-    return activation_ ? torch::silu(y) : y;
+    return kernels::activate(y, activation_);
 }
 
 void ConvImpl::fold_batch_norm() {

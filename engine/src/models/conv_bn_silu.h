@@ -33,7 +33,7 @@ public:
     torch::nn::BatchNorm2d bn{nullptr};
 
 private:
-    bool activation_;
+    kernels::ConvActivation activation_;  // SiLU, or None for a block built with activation(false)
     // Set when bn lives in conv's weight and bias: the block is then one conv_bias_act call.
     std::optional<kernels::ConvGeometry> folded_;
 };

@@ -2,17 +2,13 @@
 
 namespace libreyolo::nn {
 
-int to_channels_last(torch::nn::Module& net) {
+void to_channels_last(torch::nn::Module& net) {
     torch::NoGradGuard no_grad;
-    int changed = 0;
-    auto convert = [&changed](torch::Tensor& t) {
-        if (!t.defined() || t.dim() != 4 || t.is_contiguous(torch::MemoryFormat::ChannelsLast)) return;
-        t.set_data(t.contiguous(torch::MemoryFormat::ChannelsLast));
-        ++changed;
+    auto convert = [](torch::Tensor& t) {
+        if (t.defined() && t.dim() == 4) t.set_data(t.contiguous(torch::MemoryFormat::ChannelsLast));
     };
     for (auto& p : net.parameters(/*recurse=*/true)) convert(p);
     for (auto& b : net.buffers(/*recurse=*/true)) convert(b);
-    return changed;
 }
 
 }  // namespace libreyolo::nn

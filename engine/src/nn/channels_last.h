@@ -7,7 +7,7 @@
 
 namespace libreyolo::nn {
 
-// Makes every 4-D parameter and buffer of net channels-last; returns how many it changed.
-int to_channels_last(torch::nn::Module& net);
+// Makes every 4-D parameter and buffer of net channels-last.
+void to_channels_last(torch::nn::Module& net);
 
 }  // namespace libreyolo::nn
