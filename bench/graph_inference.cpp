@@ -1,7 +1,8 @@
 // CUDA graphs for prediction, eager against graph, on one GPU:
 //  - forward latency per size, batch and dtype (CUDA events around each call, median of `replays`
 //    calls after `warmup`), capture time and the memory the capture added; the same for the fused
-//    inference copy (PredictOptions::fuse: BatchNorm folded), eager and graphed;
+//    inference copy (PredictOptions::fuse: BatchNorm folded, NHWC, conv_bias_act), eager and graphed,
+//    and the kernels one replay of each graph launches;
 //  - end-to-end predict latency per image (letterbox + forward + NMS + scaling, from an in-memory
 //    image; wall clock, median) with cuda_graph off and on, fuse off and on.
 //   bench_graph_inference [models=yolo9-t,yolo9-s,yolo9-m,yolo9-c] [batches=1,8,32]
@@ -61,16 +62,20 @@ int main(int argc, char** argv) {
                     // GraphMode::On captures on the first call, inside the warm-up.
                     const double fused_graph_ms =
                         median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::On, true); }, warmup, replays);
+                    int fused_kernels = 0;
+                    for (const libreyolo::GraphInfo& info : model.graph_info())
+                        if (info.fused) fused_kernels = info.kernels;
                     std::printf(
                         json
                             ? "{\"kind\": \"forward\", \"model\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
                               "%d, "
                               "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f, "
-                              "\"fused_eager_ms\": %.4f, \"fused_graph_ms\": %.4f}\n"
+                              "\"fused_eager_ms\": %.4f, \"fused_graph_ms\": %.4f, \"kernels\": %d, "
+                              "\"fused_kernels\": %d}\n"
                             : "%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
-                              "MiB; fused: eager %.3f ms, graph %.3f ms\n",
+                              "MiB; fused: eager %.3f ms, graph %.3f ms; kernels per replay %d, fused %d\n",
                         name.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
-                        g.pool_bytes / 1048576.0, fused_eager_ms, fused_graph_ms);
+                        g.pool_bytes / 1048576.0, fused_eager_ms, fused_graph_ms, g.kernels, fused_kernels);
                     std::fflush(stdout);
                     model.release_graphs();
                 }

@@ -19,23 +19,8 @@ import torch.nn as nn
 from torch.profiler import ProfilerActivity, profile
 
 from bench_args import parse_bench_args
+from kernel_categories import category
 from libreyolo.models.yolo9.model import LibreYOLO9
-
-CATEGORIES = (  # first match wins; names are the kernels' as CUPTI reports them
-    ("layout transpose", ("nchwToNhwc", "nhwcToNchw", "nchw_to_nhwc", "nhwc_to_nchw", "transpose")),
-    ("convolution", ("conv", "implicit", "xmma", "gemm", "cutlass", "sm90_", "sm80_", "winograd", "fft")),
-    ("concatenation", ("CatArray", "cat_", "concat")),
-    ("activation", ("silu", "sigmoid", "swish")),
-    ("bias add", ("add", "bias")),
-    ("copy", ("copy", "Memcpy", "Memset")),
-)
-
-
-def category(name: str) -> str:
-    for label, keys in CATEGORIES:
-        if any(k.lower() in name.lower() for k in keys):
-            return label
-    return "other element-wise"
 
 
 def fold_batch_norms(module: nn.Module) -> int:

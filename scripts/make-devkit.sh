@@ -35,6 +35,20 @@ if ((gui)); then pkgs+=("${gui_pkgs[@]}"); fi
 apt-get update -qq >/dev/null 2>&1 || true
 ( cd "$dest/debs" && apt-get download "${pkgs[@]}" >/dev/null ) ||
   { echo "make-devkit: apt-get download failed for one of: ${pkgs[*]}" >&2; exit 1; }
+# The cuDNN frontend's headers (conv_bias_act's cuDNN fusion), from its PyPI wheel: only include/.
+frontend_version=$(sed -n 's/^CUDNN_FRONTEND_VERSION=//p' scripts/setup.sh)
+rm -rf "$dest/cudnn-frontend" && mkdir -p "$dest/cudnn-frontend"
+python3 -m pip download -q "nvidia-cudnn-frontend==$frontend_version" --no-deps --only-binary=:all: \
+  --python-version 3.12 --platform manylinux_2_28_x86_64 -d "$dest/cudnn-frontend" ||
+  { echo "make-devkit: could not download nvidia-cudnn-frontend==$frontend_version" >&2; exit 1; }
+python3 - "$dest/cudnn-frontend" <<'PY'
+import glob, sys, zipfile
+dest = sys.argv[1]
+wheel = glob.glob(dest + "/*.whl")[0]
+with zipfile.ZipFile(wheel) as z:
+    z.extractall(dest, [n for n in z.namelist() if n.startswith("include/")])
+PY
+rm -f "$dest"/cudnn-frontend/*.whl
 cp scripts/use-devkit.sh "$dest/use-kit.sh"
 chmod +x "$dest/use-kit.sh"
 du -sh "$dest"

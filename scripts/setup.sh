@@ -8,6 +8,8 @@
 set -euo pipefail
 
 TORCH_VERSION="${LIBREYOLO_TORCH_VERSION:-2.11.0}"
+# The header-only cuDNN frontend (the fused convolutions of fuse=true on NVIDIA GPUs) is installed beside torch.
+CUDNN_FRONTEND_VERSION=1.32.0
 VENV="${LIBREYOLO_VENV:-${HOME:-/root}/.cache/libreyolo-studio/venv}"
 DEBIAN_PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config
@@ -36,8 +38,9 @@ fi
 
 venv_ok() {
   [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" - "$TORCH_VERSION" <<'PY' 2>/dev/null
-import sys, torch, numpy, safetensors
-sys.exit(0 if torch.__version__.split("+")[0] == sys.argv[1] else 1)
+import os, sys, torch, numpy, safetensors
+frontend = os.path.join(os.path.dirname(torch.__file__), "..", "include", "cudnn_frontend.h")
+sys.exit(0 if torch.__version__.split("+")[0] == sys.argv[1] and os.path.exists(frontend) else 1)
 PY
 }
 
@@ -48,6 +51,9 @@ if ! venv_ok; then
   [[ -x "$VENV/bin/python" ]] || "$PYTHON" -m venv "$VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check \
     "torch==$TORCH_VERSION" numpy safetensors
+  # Only its headers are read: its Python side's dependencies (CUTLASS DSL, TVM FFI) are not wanted.
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+    "nvidia-cudnn-frontend==$CUDNN_FRONTEND_VERSION"
   venv_ok || { log "torch $TORCH_VERSION is not importable from $VENV"; exit 1; }
 fi
 log "ready: venv $VENV (torch $("$VENV/bin/python" -c 'import torch; print(torch.__version__)'))"

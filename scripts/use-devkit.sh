@@ -55,3 +55,4 @@ echo "export LD_LIBRARY_PATH=$kit/usr/lib/x86_64-linux-gnu:$kit/lib/x86_64-linux
 echo "export CMAKE_PREFIX_PATH=$torch_cmake:$kit/usr/lib/x86_64-linux-gnu/cmake:$kit/usr"
 echo "export PATH=$kit/usr/lib/qt6/libexec:$kit/usr/lib/qt6/bin:\$PATH"
 echo "export KIT_PREFIX=$kit/usr"
+echo "export LIBREYOLO_CUDNN_FRONTEND_DIR=$here/cudnn-frontend/include"

@@ -30,52 +30,72 @@
 <context>
     <name>GraphTableModel</name>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="42"/>
+        <location filename="../ui/graph_table_model.cpp" line="30"/>
+        <source>fused</source>
+        <translation>fusa</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="30"/>
+        <source>as loaded</source>
+        <translation>come caricata</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="46"/>
         <source>%1 graphs + %2 eager</source>
         <translation>%1 grafi + %2 eager</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="43"/>
+        <location filename="../ui/graph_table_model.cpp" line="47"/>
         <source>whole forward</source>
         <translation>forward intero</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="54"/>
+        <location filename="../ui/graph_table_model.cpp" line="58"/>
         <source>Key (batch×C×H×W)</source>
         <translation>Chiave (batch×C×H×W)</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="56"/>
+        <location filename="../ui/graph_table_model.cpp" line="60"/>
+        <source>Network</source>
+        <translation>Rete</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="62"/>
         <source>dtype</source>
         <translation>dtype</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="58"/>
+        <location filename="../ui/graph_table_model.cpp" line="64"/>
         <source>Device</source>
         <translation>Dispositivo</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="60"/>
+        <location filename="../ui/graph_table_model.cpp" line="66"/>
         <source>Task</source>
         <translation>Compito</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="62"/>
+        <location filename="../ui/graph_table_model.cpp" line="68"/>
         <source>Replays</source>
         <translation>Riproduzioni</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="64"/>
+        <location filename="../ui/graph_table_model.cpp" line="70"/>
+        <source>Kernels</source>
+        <translation>Kernel</translation>
+    </message>
+    <message>
+        <location filename="../ui/graph_table_model.cpp" line="72"/>
         <source>Capture ms</source>
         <translation>Cattura ms</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="66"/>
+        <location filename="../ui/graph_table_model.cpp" line="74"/>
         <source>Pool MiB</source>
         <translation>Pool MiB</translation>
     </message>
     <message>
-        <location filename="../ui/graph_table_model.cpp" line="68"/>
+        <location filename="../ui/graph_table_model.cpp" line="76"/>
         <source>Stages</source>
         <translation>Fasi</translation>
     </message>
@@ -483,27 +503,27 @@
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="186"/>
+        <location filename="../ui/main_window.cpp" line="187"/>
         <source>downloading %1…</source>
         <translation>download di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="191"/>
+        <location filename="../ui/main_window.cpp" line="192"/>
         <source>no model: %1 is not downloaded</source>
         <translation>nessun modello: %1 non è scaricato</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="199"/>
+        <location filename="../ui/main_window.cpp" line="200"/>
         <source>Cannot download %1</source>
         <translation>Impossibile scaricare %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="241"/>
+        <location filename="../ui/main_window.cpp" line="242"/>
         <source>%1 (fused)</source>
         <translation>%1 (fuso)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>Images and videos (%1)</source>
         <translation>Immagini e video (%1)</translation>
     </message>
@@ -513,27 +533,27 @@
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="210"/>
+        <location filename="../ui/main_window.cpp" line="211"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="210"/>
+        <location filename="../ui/main_window.cpp" line="211"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="224"/>
+        <location filename="../ui/main_window.cpp" line="225"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="225"/>
+        <location filename="../ui/main_window.cpp" line="226"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="227"/>
         <source>%1
 
 Still using %2.</source>
@@ -542,7 +562,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="237"/>
+        <location filename="../ui/main_window.cpp" line="238"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -550,12 +570,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="243"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="245"/>
+        <location filename="../ui/main_window.cpp" line="246"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -566,42 +586,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="261"/>
+        <location filename="../ui/main_window.cpp" line="262"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="287"/>
+        <location filename="../ui/main_window.cpp" line="288"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="292"/>
+        <location filename="../ui/main_window.cpp" line="293"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="297"/>
+        <location filename="../ui/main_window.cpp" line="298"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="307"/>
+        <location filename="../ui/main_window.cpp" line="308"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="310"/>
+        <location filename="../ui/main_window.cpp" line="311"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="315"/>
+        <location filename="../ui/main_window.cpp" line="316"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="318"/>
+        <location filename="../ui/main_window.cpp" line="319"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -615,7 +635,7 @@ Resta in uso %2.</translation>
     </message>
     <message>
         <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="261"/>
+        <location filename="../ui/main_window.cpp" line="262"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>

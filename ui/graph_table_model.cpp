@@ -26,6 +26,8 @@ QVariant GraphTableModel::data(const QModelIndex& index, int role) const {
     switch (index.column()) {
         case Key:
             return QString::fromStdString(g.key);
+        case Network:
+            return g.fused ? tr("fused") : tr("as loaded");
         case Dtype:
             return QString::fromStdString(g.dtype);
         case Device:
@@ -34,6 +36,8 @@ QVariant GraphTableModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(g.task);
         case Replays:
             return QVariant::fromValue<qlonglong>(g.replays);
+        case Kernels:
+            return g.kernels;
         case CaptureMs:
             return QString::number(g.capture_ms, 'f', 0);
         case PoolMiB:
@@ -52,6 +56,8 @@ QVariant GraphTableModel::headerData(int section, Qt::Orientation orientation, i
     switch (section) {
         case Key:
             return tr("Key (batch×C×H×W)");
+        case Network:
+            return tr("Network");
         case Dtype:
             return tr("dtype");
         case Device:
@@ -60,6 +66,8 @@ QVariant GraphTableModel::headerData(int section, Qt::Orientation orientation, i
             return tr("Task");
         case Replays:
             return tr("Replays");
+        case Kernels:
+            return tr("Kernels");
         case CaptureMs:
             return tr("Capture ms");
         case PoolMiB:

@@ -10,7 +10,7 @@
 class GraphTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Key, Dtype, Device, Task, Replays, CaptureMs, PoolMiB, Stages, ColumnCount };
+    enum Column { Key, Network, Dtype, Device, Task, Replays, Kernels, CaptureMs, PoolMiB, Stages, ColumnCount };
 
     explicit GraphTableModel(QObject* parent = nullptr);
     void setRows(const std::vector<libreyolo::GraphInfo>& rows);

@@ -132,8 +132,9 @@ int run_predict(const std::vector<std::string>& argv) {
         for (const auto& g : graphs) {
             replays += g.replays;
             char row[200];
-            std::snprintf(row, sizeof row, "%s%s %s (%lld replays, captured in %.0f ms", line.tellp() ? "; " : "",
-                          g.key.c_str(), g.dtype.c_str(), static_cast<long long>(g.replays), g.capture_ms);
+            std::snprintf(row, sizeof row, "%s%s %s%s (%lld replays, %d kernels, captured in %.0f ms",
+                          line.tellp() ? "; " : "", g.key.c_str(), g.dtype.c_str(), g.fused ? " fused" : "",
+                          static_cast<long long>(g.replays), g.kernels, g.capture_ms);
             line << row;
             // A family split at seams: say how the forward was divided.
             if (g.eager_stages > 0)

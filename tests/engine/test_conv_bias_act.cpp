@@ -122,10 +122,13 @@ private Q_SLOTS:
         const auto report = kernel_report();
         const KernelSlotInfo* info = slot_info(report);
         QVERIFY(info);
-        QCOMPARE(info->candidates.size(), std::size_t(2));
-        QCOMPARE(QString::fromStdString(info->candidates[0].name), QString("onednn"));
-        QCOMPARE(QString::fromStdString(info->candidates[0].provider), QString(kernels::kOneDnnProvider));
-        QCOMPARE(QString::fromStdString(info->candidates[1].name), QString("portable"));
+        // The cuDNN fusion is listed too where it was built (unavailable without a CUDA device).
+        QVERIFY(info->candidates.size() >= 2);
+        const auto onednn = std::find_if(info->candidates.begin(), info->candidates.end(),
+                                         [](const auto& c) { return c.name == "onednn"; });
+        QVERIFY(onednn != info->candidates.end());
+        QCOMPARE(QString::fromStdString(onednn->provider), QString(kernels::kOneDnnProvider));
+        QCOMPARE(QString::fromStdString(info->candidates.back().name), QString("portable"));
     }
 
     // A fused model on the CPU: channels-last weights, every folded block through oneDNN; the

@@ -124,12 +124,14 @@ private Q_SLOTS:
         QCOMPARE(info[0].replays, std::int64_t{3});
         QVERIFY(info[0].capture_ms > 0 && info[0].capture_ms < 10000);
         QVERIFY(info[0].pool_bytes >= 0);
+        QVERIFY2(info[0].kernels > 50, qPrintable(QString::number(info[0].kernels)));  // a forward's worth
+        QVERIFY(!info[0].fused);
     }
 
     // The fused inference copy (PredictOptions::fuse) on the GPU: within 1e-4 of the eager network's
     // output scale in float32, and its graph replays exactly its own eager forward, for each family.
     void theFusedPathReplaysItsOwnEagerForward() {
-        for (const char* name : {"yolo9-t", "yolox-s", "rtdetr-r18"})
+        for (const char* name : {"yolo9-t", "yolo9-s", "yolo9-m", "yolo9-c", "yolox-s", "rtdetr-r18"})
             for (const char* dtype : {"float32", "float16"}) {
                 Model model = Model::create(name, 80, "cuda");
                 model.set_dtype(dtype);
@@ -140,6 +142,9 @@ private Q_SLOTS:
                 for (int i = 0; i < 3; ++i)
                     QVERIFY2(torch::equal(model.impl().forward(x, GraphMode::On, true), fused),
                              qPrintable(QString("%1 %2 replay %3").arg(name, dtype).arg(i)));
+                const auto info = model.graph_info();
+                QCOMPARE(info.size(), std::size_t(1));
+                QVERIFY(info[0].fused && info[0].kernels > 0);
                 // Against the eager network, in float32 and relative to the output's scale (RT-DETR's
                 // query selection may flip between near-tied cells: tests/engine/test_fuse.cpp compares
                 // its encoder features).

@@ -86,15 +86,21 @@ private Q_SLOTS:
         g.pool_bytes = 3 * 1048576;
         g.graphs = 2;
         g.eager_stages = 1;
-        model.setRows({g});
-        QCOMPARE(model.rowCount(), 1);
+        g.kernels = 187;
+        libreyolo::GraphInfo fused = g;
+        fused.fused = true;
+        model.setRows({g, fused});
+        QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.columnCount(), int(GraphTableModel::ColumnCount));
+        QCOMPARE(model.data(model.index(0, GraphTableModel::Network)).toString(), QString("as loaded"));
+        QCOMPARE(model.data(model.index(1, GraphTableModel::Network)).toString(), QString("fused"));
+        QCOMPARE(model.data(model.index(0, GraphTableModel::Kernels)).toInt(), 187);
         QCOMPARE(model.data(model.index(0, GraphTableModel::Key)).toString(), QString("8x3x640x640"));
         QCOMPARE(model.data(model.index(0, GraphTableModel::Replays)).toLongLong(), 42LL);
         QCOMPARE(model.data(model.index(0, GraphTableModel::CaptureMs)).toString(), QString("61"));
         QCOMPARE(model.data(model.index(0, GraphTableModel::PoolMiB)).toString(), QString("3.0"));
         QCOMPARE(model.data(model.index(0, GraphTableModel::Stages)).toString(), QString("2 graphs + 1 eager"));
-        QVERIFY(!model.data(model.index(1, 0)).isValid());
+        QVERIFY(!model.data(model.index(2, 0)).isValid());
     }
 
     // On the CPU the engine has no graphs: the table stays empty after predictions, and Capture

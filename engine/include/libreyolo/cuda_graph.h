@@ -33,6 +33,10 @@ struct GraphInfo {
     // a whole forward is one graph and no eager stage.
     int graphs = 1;
     int eager_stages = 0;
+    // Kernels one replay launches, summed over the graphs (the eager stages not counted).
+    int kernels = 0;
+    // Captured from the fused inference copy (fuse=true) rather than the network as loaded.
+    bool fused = false;
 };
 
 }  // namespace libreyolo

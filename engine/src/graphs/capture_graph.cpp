@@ -2,8 +2,50 @@
 
 #include <ATen/core/CachingHostAllocator.h>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <c10/cuda/CUDAException.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
 
 namespace libreyolo::graphs {
+
+void CaptureGraph::drop_template() {
+    if (!has_graph_ || !has_graph_exec_) return;
+    (void)cudaGraphDestroy(graph_);
+    graph_ = nullptr;
+    has_graph_ = false;
+}
+
+void write_graph_dot_if_asked(cudaGraph_t graph, const std::string& what) {
+    const char* dir = std::getenv("LIBREYOLO_GRAPH_DOT");
+    if (!dir || !*dir) return;
+    static std::atomic<int> written{0};
+    std::filesystem::create_directories(dir);
+    const std::string path = (std::filesystem::path(dir) / (std::to_string(++written) + "-" + what + ".dot")).string();
+    C10_CUDA_CHECK(cudaGraphDebugDotPrint(graph, path.c_str(), cudaGraphDebugDotFlagsKernelNodeParams));
+}
+
+int count_kernel_nodes(cudaGraph_t graph) {
+    std::size_t n = 0;
+    C10_CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &n));
+    std::vector<cudaGraphNode_t> nodes(n);
+    if (n > 0) C10_CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &n));
+    int kernels = 0;
+    for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type{};
+        C10_CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        if (type == cudaGraphNodeTypeKernel) {
+            ++kernels;
+        } else if (type == cudaGraphNodeTypeGraph) {
+            cudaGraph_t child = nullptr;
+            C10_CUDA_CHECK(cudaGraphChildGraphNodeGetGraph(node, &child));
+            kernels += count_kernel_nodes(child);
+        }
+    }
+    return kernels;
+}
 
 std::int64_t reserved_bytes(c10::DeviceIndex device) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);

@@ -12,11 +12,23 @@
 
 namespace libreyolo::graphs {
 
-// CUDAGraph with the one piece of state a failed capture's clean-up needs.
+// CUDAGraph with the one piece of state a failed capture's clean-up needs. keep_template: the
+// captured graph stays readable after capture_end (for count_kernel_nodes) until drop_template().
 class CaptureGraph : public at::cuda::CUDAGraph {
 public:
+    explicit CaptureGraph(bool keep_template = false) : at::cuda::CUDAGraph(keep_template) {}
     bool capture_ended() const { return capture_ended_; }
+    // Frees the captured graph's template once instantiated; replays use the executable graph.
+    void drop_template();
 };
+
+// The kernels one replay of graph launches (kernel nodes, child graphs included).
+int count_kernel_nodes(cudaGraph_t graph);
+
+// Where LIBREYOLO_GRAPH_DOT names a folder: writes graph there as Graphviz text with each kernel
+// node's function (CUDA's cudaGraphDebugDotPrint), "<n>-<what>.dot", for finding out what a
+// captured forward launches (scripts/bench_gpu_fuse.sh sums them by kind).
+void write_graph_dot_if_asked(cudaGraph_t graph, const std::string& what);
 
 // Ends a capture that failed (the captured code threw, or CUDA invalidated the capture) so that
 // later captures into pool work; see capture_graph.cpp. The caller must not capture into pool

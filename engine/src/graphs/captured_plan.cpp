@@ -54,6 +54,13 @@ std::int64_t CapturedPlan::pool_bytes() const {
     return total;
 }
 
+int CapturedPlan::kernels() const {
+    int total = 0;
+    for (const auto& g : graphs_)
+        if (g) total += g->kernels();
+    return total;
+}
+
 int CapturedPlan::captured_stages() const {
     return static_cast<int>(std::count_if(graphs_.begin(), graphs_.end(), [](const auto& g) { return g != nullptr; }));
 }

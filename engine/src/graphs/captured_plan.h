@@ -26,6 +26,7 @@ public:
     std::int64_t pool_bytes() const;
     int captured_stages() const;
     int eager_stages() const;
+    int kernels() const;
 
 private:
     ForwardPlan plan_;

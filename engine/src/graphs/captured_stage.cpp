@@ -38,6 +38,12 @@ CapturedStage::CapturedStage(const TensorList& example, const StageFunction& run
         try {
             static_outputs_ = run(static_inputs_);
             graph_.capture_end();
+            kernels_ = count_kernel_nodes(graph_.raw_cuda_graph());
+            write_graph_dot_if_asked(
+                graph_.raw_cuda_graph(),
+                shape_text(example.at(0).sizes()) + "-" + std::string(c10::toString(example.at(0).scalar_type())));
+            graph_.instantiate();
+            graph_.drop_template();
         } catch (...) {
             abandon_capture(graph_, index, pool);
             throw;

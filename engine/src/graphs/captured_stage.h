@@ -27,12 +27,14 @@ public:
 
     double capture_ms() const { return capture_ms_; }
     std::int64_t pool_bytes() const { return pool_bytes_; }
+    int kernels() const { return kernels_; }
 
 private:
-    CaptureGraph graph_;
+    CaptureGraph graph_{/*keep_template=*/true};
     TensorList static_inputs_, static_outputs_;
     double capture_ms_ = 0;
     std::int64_t pool_bytes_ = 0;
+    int kernels_ = 0;
 };
 
 }  // namespace libreyolo::graphs

@@ -86,7 +86,7 @@ std::vector<GraphInfo> GraphRunner::info() const {
     std::vector<GraphInfo> rows;
     for (const auto& [key, graph] : cache_.entries())
         rows.push_back({key.shape(), key.dtype_name(), key.device, key.task, graph->replays(), graph->capture_ms(),
-                        graph->pool_bytes(), graph->captured_stages(), graph->eager_stages()});
+                        graph->pool_bytes(), graph->captured_stages(), graph->eager_stages(), graph->kernels()});
     return rows;
 }
 

@@ -3,6 +3,9 @@
 #include <variant>
 
 #include "kernels/onednn_conv_bias_act.h"
+#ifdef LIBREYOLO_HAVE_CUDNN_FUSION
+#include "kernels/cudnn_conv_bias_act.h"
+#endif
 
 namespace libreyolo::kernels {
 
@@ -46,6 +49,12 @@ Slot<ConvBiasActSignature>& conv_bias_act_slot() {
             s.register_impl("onednn", kOneDnnProvider, &onednn_conv_bias_act, &onednn_conv_bias_act_accepts);
         else
             s.register_unavailable("onednn", kOneDnnProvider, missing);
+#ifdef LIBREYOLO_HAVE_CUDNN_FUSION
+        if (const std::string missing = cudnn_conv_bias_act_missing(); missing.empty())
+            s.register_impl("cudnn-fusion", kCudnnProvider, &cudnn_conv_bias_act, &cudnn_conv_bias_act_accepts);
+        else
+            s.register_unavailable("cudnn-fusion", kCudnnProvider, missing);
+#endif
         return s;
     }();
     return slot;

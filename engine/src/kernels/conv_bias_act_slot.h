@@ -3,7 +3,8 @@
 // folded block (BatchNorm in the weight and bias) takes on the fused inference path. Reference:
 // LibTorch's conv2d, then the activation (the eager path's kernels, one after another).
 // Implementations fuse the three into one kernel: oneDNN's convolution with an eltwise post-op on
-// the CPU (kernels/onednn_conv_bias_act.h). Inference only: no implementation has a backward.
+// the CPU (kernels/onednn_conv_bias_act.h), cuDNN's runtime fusion on NVIDIA GPUs
+// (kernels/cudnn_conv_bias_act.h). Inference only: no implementation has a backward.
 #include <torch/torch.h>
 
 #include <vector>

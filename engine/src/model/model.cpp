@@ -174,7 +174,7 @@ double Model::gflops(int imgsz) const {
 torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, bool fuse) {
     if (fuse) {
         nn::DetectorImpl& network = fused_network();
-        const torch::Tensor x = fused_channels_last ? input.contiguous(torch::MemoryFormat::ChannelsLast) : input;
+        const torch::Tensor x = input.contiguous(torch::MemoryFormat::ChannelsLast);
         if (mode == GraphMode::Off) return network.forward(x);
         return fused_graphs.run(x, mode, graph_target(), network.forward_plan());
     }
@@ -195,10 +195,9 @@ nn::DetectorImpl& Model::Impl::fused_network() {
     copy->eval();
     if (fused_attention) nn::set_fused_attention(*copy, *fused_attention);
     fused_blocks = nn::fold_batch_norms(*copy);
-    // oneDNN's convolutions run NHWC natively; in NCHW each layer reorders its input and output.
-    // CUDA keeps NCHW: NHWC there is not measured yet (docs/fuse-bench.md).
-    fused_channels_last = device.is_cpu();
-    if (fused_channels_last) nn::to_channels_last(*copy);
+    // Channels-last (NHWC) is the native layout of oneDNN's convolutions and of cuDNN's tensor-core
+    // and fused kernels: in NCHW each layer reorders its input and output (docs/fuse-bench.md).
+    nn::to_channels_last(*copy);
     fused = copy;
     return *fused;
 }
@@ -208,7 +207,6 @@ void Model::Impl::network_changed() {
     fused_graphs.release();
     fused = nullptr;
     fused_blocks = 0;
-    fused_channels_last = false;
 }
 
 int Model::fuse() {
@@ -275,7 +273,10 @@ void Model::capture_graph(int imgsz, int batch, const std::string& dtype) {
 
 std::vector<GraphInfo> Model::graph_info() const {
     std::vector<GraphInfo> all = impl_->graphs.info();
-    for (const GraphInfo& g : impl_->fused_graphs.info()) all.push_back(g);
+    for (GraphInfo g : impl_->fused_graphs.info()) {
+        g.fused = true;
+        all.push_back(g);
+    }
     return all;
 }
 void Model::release_graphs() {

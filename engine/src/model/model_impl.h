@@ -23,11 +23,10 @@ struct Model::Impl {
     bool pretrained = false;
     std::optional<QuantInfo> quant;       // set while the network's convolutions are quantized
     std::optional<bool> fused_attention;  // set_fused_attention's last choice, for the copy below
-    // The inference copy with BatchNorm folded (Model::fuse), built on first use, with graphs of
-    // its own; dropped whenever the network changes.
+    // The inference copy with BatchNorm folded (Model::fuse), channels-last (its input too), built
+    // on first use, with graphs of its own; dropped whenever the network changes.
     nn::Detector fused;
     int fused_blocks = 0;
-    bool fused_channels_last = false;  // the copy's weights, and so its input, are NHWC
     graphs::GraphRunner fused_graphs;
 
     // The network's forward for an input already on the device and in the dtype, through the

@@ -1,5 +1,7 @@
 #include "models/yolo9/yolo9.h"
 
+#include <c10/cuda/CUDAGraphsC10Utils.h>
+
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
@@ -118,12 +120,21 @@ std::vector<torch::Tensor> DDetectImpl::forward_raw(const std::array<torch::Tens
     return raw;
 }
 
-torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {
+DDetectImpl::AnchorGrid DDetectImpl::anchor_grid(const std::vector<torch::Tensor>& raw) {
     const auto dtype = raw[0].scalar_type();
     const auto device = raw[0].device();
-    const auto options = torch::TensorOptions().dtype(dtype).device(device);
+    std::string key = std::string(c10::toString(dtype)) + " " + device.str();
+    for (const torch::Tensor& level : raw)
+        key += " " + std::to_string(level.size(2)) + "x" + std::to_string(level.size(3));
+    if (const auto found = anchor_grids_.find(key); found != anchor_grids_.end()) return found->second;
+    if (anchor_grids_.size() >= 16) anchor_grids_.clear();  // many input sizes: keep the memory bounded
 
-    std::vector<torch::Tensor> points, strides, box_levels, score_levels;
+    // Ordinary tensors even when the first call runs in inference mode: a later call with autograd
+    // on may save them for backward.
+    const c10::InferenceMode normal_tensors(false);
+    torch::NoGradGuard no_grad;
+    const auto options = torch::TensorOptions().dtype(dtype).device(device);
+    std::vector<torch::Tensor> points, strides;
     for (size_t i = 0; i < raw.size(); ++i) {
         const int64_t h = raw[i].size(2), w = raw[i].size(3);
         // Integer range then cast, as LibreYOLO, so fp16 grids round the same way.
@@ -132,19 +143,33 @@ torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {
         auto grid = torch::meshgrid({sy, sx}, "ij");
         points.push_back(torch::stack({grid[1], grid[0]}, -1).reshape({-1, 2}));
         strides.push_back(torch::full({h * w, 1}, strides_[i], options));
-        auto parts = raw[i].flatten(2).split_with_sizes({4 * reg_max_, nc_}, 1);
-        box_levels.push_back(parts[0]);
-        score_levels.push_back(parts[1]);
     }
-    torch::Tensor anchors = torch::cat(points).transpose(0, 1).unsqueeze(0);  // (1, 2, A)
-    torch::Tensor stride = torch::cat(strides).transpose(0, 1);               // (1, A)
-
-    torch::Tensor dist = torch::cat(box_levels, 2);
-    const int64_t batch = dist.size(0), anchors_n = dist.size(2);
     torch::Tensor project = torch::arange(reg_max_, torch::TensorOptions().dtype(torch::kFloat32).device(device))
                                 .view({1, 1, reg_max_, 1})
                                 .to(dtype);
-    torch::Tensor distances = torch::softmax(dist.view({batch, 4, reg_max_, anchors_n}), 2).mul(project).sum(2);
+    AnchorGrid grid{torch::cat(points).transpose(0, 1).unsqueeze(0),  // (1, 2, A)
+                    torch::cat(strides).transpose(0, 1),              // (1, A)
+                    project};
+    const bool capturing =
+        device.is_cuda() && c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
+    if (!capturing) anchor_grids_[key] = grid;
+    return grid;
+}
+
+torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {
+    std::vector<torch::Tensor> box_levels, score_levels;
+    for (const torch::Tensor& level : raw) {
+        auto parts = level.flatten(2).split_with_sizes({4 * reg_max_, nc_}, 1);
+        box_levels.push_back(parts[0]);
+        score_levels.push_back(parts[1]);
+    }
+    const AnchorGrid grid = anchor_grid(raw);
+    const torch::Tensor& anchors = grid.points;
+    const torch::Tensor& stride = grid.strides;
+
+    torch::Tensor dist = torch::cat(box_levels, 2);
+    const int64_t batch = dist.size(0), anchors_n = dist.size(2);
+    torch::Tensor distances = torch::softmax(dist.view({batch, 4, reg_max_, anchors_n}), 2).mul(grid.project).sum(2);
     auto lt_rb = distances.chunk(2, 1);
     torch::Tensor boxes = torch::cat({anchors - lt_rb[0], anchors + lt_rb[1]}, 1) * stride;
     torch::Tensor scores = torch::cat(score_levels, 2).sigmoid();

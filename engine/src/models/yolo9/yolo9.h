@@ -1,6 +1,9 @@
 #pragma once
 // LibreYOLO9Model: backbone, PAN neck and the DDetect head, with LibreYOLO's key names
 // (backbone.*, neck.*, head.cv2|cv3).
+#include <map>
+#include <string>
+
 #include "models/yolo9/blocks.h"
 #include "models/yolo9/config.h"
 #include "nn/detector.h"
@@ -58,6 +61,16 @@ private:
     std::vector<Tower> box_towers_, class_towers_;
     int64_t nc_, reg_max_, class_hidden_;
     std::array<double, 3> strides_{8, 16, 32};
+
+    // The anchor points (1, 2, A), strides (1, A) and DFL projection (1, 1, reg_max, 1) for the
+    // levels' sizes, dtype and device: computed as LibreYOLO computes them on each call, but once,
+    // so that a graphed forward launches none of their kernels (never stored from inside a capture,
+    // whose kernels have not run yet).
+    struct AnchorGrid {
+        torch::Tensor points, strides, project;
+    };
+    AnchorGrid anchor_grid(const std::vector<torch::Tensor>& raw);
+    std::map<std::string, AnchorGrid> anchor_grids_;
 };
 TORCH_MODULE(DDetect);
 

@@ -1,0 +1,167 @@
+// conv_bias_act on the GPU through cuDNN's runtime fusion (kernels/cudnn_conv_bias_act.h): for the
+// geometries the detectors use, float16 and bfloat16 channels-last, the fused kernel gives the
+// float32 reference's outputs within the output type's rounding, on a channel slice of an NHWC
+// tensor too; the slot picks it for those calls and declines the rest (float32, NCHW, gradients, grouped convolutions)
+// to the reference; a fused float16 model runs its blocks through it and keeps the eager float16 network's outputs.
+#include <QtTest/QtTest>
+
+#include "kernels/conv_bias_act_slot.h"
+#include "libreyolo/device.h"
+#include "libreyolo/kernels.h"
+#include "libreyolo/model.h"
+#include "model/model_impl.h"
+
+using namespace libreyolo;
+using kernels::ConvActivation;
+using kernels::ConvGeometry;
+
+namespace {
+
+constexpr const char* kFusion = "cudnn-fusion";
+
+ConvGeometry geometry(int64_t kernel, int64_t stride, int64_t groups = 1) {
+    const int64_t pad = (kernel - 1) / 2;
+    return {{stride, stride}, {pad, pad}, {1, 1}, groups};
+}
+
+std::string active() {
+    return kernels::conv_bias_act_slot().info().active;
+}
+
+torch::Tensor channels_last(const torch::Tensor& t) {
+    return t.contiguous(torch::MemoryFormat::ChannelsLast);
+}
+
+}  // namespace
+
+class TestCudaConvBiasAct : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() {
+        if (!cuda_available()) QSKIP("no usable CUDA device");
+        bool listed = false;
+        for (const auto& slot : kernel_report())
+            if (slot.slot == "conv_bias_act")
+                for (const auto& c : slot.candidates) listed = listed || c.name == kFusion;
+        QVERIFY2(listed, "the build has no cuDNN fusion (scripts/setup.sh installs its frontend's headers)");
+        at::globalContext().setAllowTF32CuDNN(false);  // the float32 references in full precision
+    }
+
+    void theFusedKernelGivesTheReferenceOutputs_data() {
+        QTest::addColumn<int>("in");
+        QTest::addColumn<int>("out");
+        QTest::addColumn<int>("kernel");
+        QTest::addColumn<int>("stride");
+        QTest::addColumn<int>("size");
+        QTest::addColumn<int>("activation");
+        QTest::addColumn<bool>("bf16");
+        struct Shape {
+            int in, out, kernel, stride, size;
+        };
+        // YOLOv9-t's: a stride-2 3x3, the ELAN 1x1s, a RepConvN 3x3, the head's 1x1 (no activation).
+        for (const Shape s :
+             {Shape{16, 32, 3, 2, 160}, Shape{64, 32, 1, 1, 80}, Shape{32, 32, 3, 1, 40}, Shape{64, 80, 1, 1, 20}})
+            for (int act : {0, 1, 2})
+                for (bool bf16 : {false, true}) {
+                    const QByteArray name = QByteArray::number(s.in) + "->" + QByteArray::number(s.out) + " k" +
+                                            QByteArray::number(s.kernel) + " s" + QByteArray::number(s.stride) +
+                                            (act == 0   ? " none"
+                                             : act == 1 ? " relu"
+                                                        : " silu") +
+                                            (bf16 ? " bf16" : " fp16");
+                    QTest::newRow(name.constData()) << s.in << s.out << s.kernel << s.stride << s.size << act << bf16;
+                }
+    }
+
+    void theFusedKernelGivesTheReferenceOutputs() {
+        QFETCH(int, in);
+        QFETCH(int, out);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(int, size);
+        QFETCH(int, activation);
+        QFETCH(bool, bf16);
+        torch::manual_seed(in * 7 + out);
+        const auto options =
+            torch::TensorOptions().device(torch::kCUDA).dtype(bf16 ? torch::kBFloat16 : torch::kFloat16);
+        const torch::Tensor x = channels_last(torch::randn({2, in, size, size}, options));
+        const torch::Tensor w = channels_last(torch::randn({out, in, kernel, kernel}, options) / (in * kernel));
+        const torch::Tensor b = torch::randn({out}, options);
+        const ConvGeometry g = geometry(kernel, stride);
+        const auto act = static_cast<ConvActivation>(activation);
+        torch::InferenceMode guard;
+        const torch::Tensor y = kernels::conv_bias_act_slot()(x, w, b, g, act);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        QVERIFY(y.is_contiguous(torch::MemoryFormat::ChannelsLast));
+        QCOMPARE(y.scalar_type(), x.scalar_type());
+        const torch::Tensor want = kernels::conv_bias_act_reference(x.to(torch::kFloat32), w.to(torch::kFloat32),
+                                                                    b.to(torch::kFloat32), g, act);
+        QCOMPARE(y.sizes(), want.sizes());
+        // One rounding of the output to float16 (2^-11) or bfloat16 (2^-8), relative to the scale.
+        const float gap = ((y.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= (bf16 ? 8e-3f : 1e-3f), qPrintable(QString::number(gap)));
+    }
+
+    // ELAN and ADown convolve one half of a block's output: a channel slice of an NHWC tensor.
+    void theFusionTakesAChannelSlice() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        torch::manual_seed(5);
+        const torch::Tensor block = channels_last(torch::randn({2, 64, 40, 40}, half));
+        const torch::Tensor slice = block.chunk(2, 1)[1];
+        QVERIFY(!slice.is_contiguous(torch::MemoryFormat::ChannelsLast));
+        const torch::Tensor w = channels_last(torch::randn({32, 32, 3, 3}, half) / 96), b = torch::randn({32}, half);
+        torch::InferenceMode guard;
+        const torch::Tensor y = kernels::conv_bias_act_slot()(slice, w, b, geometry(3, 1), ConvActivation::SiLU);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        const torch::Tensor want =
+            kernels::conv_bias_act_reference(slice.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32),
+                                             geometry(3, 1), ConvActivation::SiLU);
+        const float gap = ((y.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+    }
+
+    void theSlotDeclinesWhatTheFusionDoesNotTake() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        const torch::Tensor x = torch::randn({1, 16, 32, 32}, half), w = torch::randn({16, 16, 3, 3}, half);
+        const torch::Tensor b = torch::randn({16}, half);
+        auto& slot = kernels::conv_bias_act_slot();
+        torch::InferenceMode guard;
+        slot(channels_last(x), channels_last(w), b, geometry(3, 1), ConvActivation::SiLU);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        slot(x, w, b, geometry(3, 1), ConvActivation::SiLU);  // NCHW
+        QCOMPARE(QString::fromStdString(active()), QString("portable"));
+        slot(channels_last(x.to(torch::kFloat32)), channels_last(w.to(torch::kFloat32)), b.to(torch::kFloat32),
+             geometry(3, 1), ConvActivation::SiLU);
+        QCOMPARE(QString::fromStdString(active()), QString("portable"));
+        const torch::Tensor grouped = channels_last(torch::randn({16, 4, 3, 3}, half));
+        slot(channels_last(x), grouped, b, geometry(3, 1, 4), ConvActivation::SiLU);
+        QCOMPARE(QString::fromStdString(active()), QString("portable"));
+    }
+
+    // The fused float16 copy of YOLOv9-t (NHWC) runs its blocks through the fusion and keeps the eager
+    // float16 network's outputs within float16's accumulated rounding; RT-DETR-r18's runs too.
+    void aFusedHalfModelRunsItsBlocksThroughTheFusion() {
+        for (const char* name : {"yolo9-t", "rtdetr-r18"}) {
+            Model model = Model::create(name, 80, "cuda");
+            model.set_dtype("float16");
+            model.fuse();
+            torch::manual_seed(3);
+            const torch::Tensor x = torch::rand({1, 3, 320, 320}).to(torch::kCUDA, torch::kFloat16);
+            torch::InferenceMode guard;
+            const torch::Tensor eager = model.impl().forward(x, GraphMode::Off, false);
+            const torch::Tensor fused = model.impl().forward(x, GraphMode::Off, true);
+            QVERIFY(torch::isfinite(fused).all().item<bool>());
+            if (std::string(name) == "yolo9-t") {  // RT-DETR's query selection may flip near-tied cells
+                QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+                const float gap = ((fused.to(torch::kFloat32) - eager.to(torch::kFloat32)).abs().max() /
+                                   eager.abs().max().to(torch::kFloat32))
+                                      .item<float>();
+                QVERIFY2(gap <= 1e-2f, qPrintable(QString("%1: %2").arg(name).arg(gap)));
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaConvBiasAct)
+#include "test_cuda_conv_bias_act.moc"
