@@ -8,6 +8,7 @@
 // query selection is all near-equal scores, where last bits decide.
 #include <QtTest/QtTest>
 
+#include "support/state_dict_layout.h"
 #include "support/tensor_compare.h"
 
 #include <nlohmann/json.hpp>
@@ -43,16 +44,6 @@ void fill_by_formula(torch::nn::Module& net) {
     }
 }
 
-void compare_layout(const torch::nn::Module& net, const nlohmann::json& want) {
-    const auto ours = io::state_dict(net);
-    QCOMPARE(ours.size(), want["keys"].size());
-    for (const auto& [key, shape] : want["keys"].items()) {
-        QVERIFY2(ours.count(key), key.c_str());
-        QVERIFY2(ours.at(key).sizes().vec() == shape.get<std::vector<int64_t>>(), key.c_str());
-    }
-    QCOMPARE(static_cast<qint64>(nn::count_parameters(net)), want["parameters"].get<qint64>());
-}
-
 void compare_outputs(const std::vector<torch::Tensor>& ours, const io::TensorFile& theirs, const std::string& prefix) {
     QCOMPARE(ours.size(), std::size_t(3));
     for (int i = 0; i < 3; ++i) {
@@ -85,7 +76,7 @@ private Q_SLOTS:
         const auto& want = expected_[std::to_string(depth)];
         QCOMPARE(want["parameters"].get<qint64>(), parameters);
         QCOMPARE(static_cast<qint64>(nn::count_parameters(*net)), parameters);
-        compare_layout(*net, want);
+        testing::compare_layout(*net, want);
         for (int i = 0; i < 3; ++i) QCOMPARE(net->out_channels()[i], want["out_channels"][i].get<int64_t>());
     }
 
@@ -104,7 +95,7 @@ private Q_SLOTS:
         o.in_channels = {128, 256, 512};
         o.expansion = 0.5;
         models::rtdetr::HybridEncoder encoder(o);
-        compare_layout(*encoder, nlohmann::json::parse(std::ifstream(kDir + "encoder.json")));
+        testing::compare_layout(*encoder, nlohmann::json::parse(std::ifstream(kDir + "encoder.json")));
         QCOMPARE(static_cast<qint64>(nn::count_parameters(*encoder)), qint64(4965120));
         fill_by_formula(*encoder);
         encoder->eval();
@@ -126,7 +117,7 @@ private Q_SLOTS:
         models::rtdetr::DecoderOptions o;
         o.num_layers = 3;
         models::rtdetr::RTDETRTransformer decoder(o, std::array<int64_t, 3>{256, 256, 256});
-        compare_layout(*decoder, nlohmann::json::parse(std::ifstream(kDir + "decoder.json")));
+        testing::compare_layout(*decoder, nlohmann::json::parse(std::ifstream(kDir + "decoder.json")));
         QCOMPARE(static_cast<qint64>(nn::count_parameters(*decoder)), qint64(4019376));
         QCOMPARE(11199968 + 4965120 + 4019376, 20184464);  // LibreYOLO's RT-DETR-r18, all three parts
     }
@@ -144,7 +135,7 @@ private Q_SLOTS:
         models::rtdetr::RTDETRModel model(size.toStdString(), 80);
         const auto want = nlohmann::json::parse(std::ifstream(kDir + "model.json"))[size.toStdString()];
         QCOMPARE(want["parameters"].get<qint64>(), parameters);
-        compare_layout(*model, want);
+        testing::compare_layout(*model, want);
         QVERIFY_THROWS_EXCEPTION(UnknownModel, models::rtdetr::RTDETRModel("r99", 80));
     }
 };
