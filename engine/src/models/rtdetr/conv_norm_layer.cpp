@@ -4,11 +4,14 @@
 
 namespace libreyolo::models::rtdetr {
 
-ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act)
+ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act,
+                                     int64_t groups)
     : act_(act) {
-    conv = register_module(
-        "conv", torch::nn::Conv2d(
-                    torch::nn::Conv2dOptions(in, out, kernel).stride(stride).padding((kernel - 1) / 2).bias(false)));
+    conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, out, kernel)
+                                                         .stride(stride)
+                                                         .padding((kernel - 1) / 2)
+                                                         .groups(groups)
+                                                         .bias(false)));
     norm = register_module("norm", torch::nn::BatchNorm2d(out));
 }
 

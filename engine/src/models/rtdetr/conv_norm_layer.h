@@ -1,7 +1,8 @@
 #pragma once
 // RT-DETR's ConvNormLayer (LibreYOLO's libreyolo/models/rtdetr/backbone.py): Conv2d without bias,
 // padding (k - 1) / 2, then BatchNorm2d with PyTorch's defaults, then an optional activation. The
-// backbone and the hybrid encoder both build from it.
+// backbone and the hybrid encoder both build from it, and D-FINE's encoder (its ConvNormLayer_fuse,
+// the same layer with groups).
 #include <torch/torch.h>
 
 #include <optional>
@@ -16,7 +17,7 @@ using Activation = kernels::ConvActivation;
 
 class ConvNormLayerImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
-    ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act);
+    ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act, int64_t groups = 1);
     torch::Tensor forward(const torch::Tensor& x);
     void fold_batch_norm() override;
     torch::nn::Conv2d conv{nullptr};
