@@ -3,12 +3,11 @@
 #include <cmath>
 
 #include "libreyolo/errors.h"
+#include "models/constant_tables.h"
 
 namespace libreyolo::models::dfine {
 
 namespace F = torch::nn::functional;
-using rtdetr::Activation;
-using rtdetr::ConvNormLayer;
 
 namespace {
 
@@ -47,10 +46,10 @@ HybridEncoderOptions hybrid_encoder_options_for_size(const std::string& size) {
 
 RepNCSPELAN4Impl::RepNCSPELAN4Impl(int64_t c1, int64_t c2, int64_t c3, int64_t c4, int64_t blocks) : half_(c3 / 2) {
     cv1 = register_module("cv1", ConvNormLayer(c1, c3, 1, 1, Activation::SiLU));
-    cv2 = register_module("cv2", torch::nn::Sequential(rtdetr::CSPRepLayer(c3 / 2, c4, blocks, 1.0),
+    cv2 = register_module("cv2", torch::nn::Sequential(CSPRepLayer(c3 / 2, c4, blocks, 1.0),
                                                        ConvNormLayer(c4, c4, 3, 1, Activation::SiLU)));
-    cv3 = register_module("cv3", torch::nn::Sequential(rtdetr::CSPRepLayer(c4, c4, blocks, 1.0),
-                                                       ConvNormLayer(c4, c4, 3, 1, Activation::SiLU)));
+    cv3 = register_module(
+        "cv3", torch::nn::Sequential(CSPRepLayer(c4, c4, blocks, 1.0), ConvNormLayer(c4, c4, 3, 1, Activation::SiLU)));
     cv4 = register_module("cv4", ConvNormLayer(c3 + 2 * c4, c2, 1, 1, Activation::SiLU));
 }
 
@@ -90,7 +89,7 @@ HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o
     for (std::size_t i = 0; i < o.use_encoder_idx.size(); ++i) {
         auto stack = std::make_shared<torch::nn::Module>();
         auto layers = stack->register_module("layers", torch::nn::ModuleList());
-        encoder_layers_.push_back(rtdetr::TransformerEncoderLayer(o.hidden_dim, o.nhead, o.dim_feedforward));
+        encoder_layers_.push_back(TransformerEncoderLayer(o.hidden_dim, o.nhead, o.dim_feedforward));
         layers->push_back(encoder_layers_.back());
         encoder->push_back(stack);
     }
@@ -125,8 +124,7 @@ std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::T
         torch::Tensor& map = proj[static_cast<std::size_t>(options_.use_encoder_idx[i])];
         const int64_t h = map.size(2), w = map.size(3);
         const torch::Tensor tokens = map.flatten(2).permute({0, 2, 1});
-        const torch::Tensor pos = rtdetr::HybridEncoderImpl::sincos_position_embedding(w, h, options_.hidden_dim,
-                                                                                       options_.pe_temperature, tokens);
+        const torch::Tensor pos = sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
         map = encoder_layers_[i](tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w}).contiguous();
     }
 

@@ -1,17 +1,16 @@
 #pragma once
 // D-FINE's hybrid encoder (shared with DEIM), with LibreYOLO's module names
 // (libreyolo/models/dfine/encoder.py): 1x1 projections of the backbone's maps (two for size n,
-// three otherwise) to hidden_dim, one transformer encoder layer over the coarsest map (RT-DETR's
-// AIFI layer and sin-cos position embedding), then a top-down FPN and a bottom-up PAN whose blocks
-// are RepNCSPELAN4 (RT-DETR's CSPRepLayer inside a GELAN split) and whose downsampling is SCDown
+// three otherwise) to hidden_dim, one transformer encoder layer over the coarsest map (the AIFI
+// layer and sin-cos position embedding RT-DETR shares), then a top-down FPN and a bottom-up PAN whose
+// blocks are RepNCSPELAN4 (the shared CSPRepLayer inside a GELAN split) and whose downsampling is SCDown
 // (a 1x1, then a depthwise stride-2 3x3).
 #include <torch/torch.h>
 
 #include <string>
 #include <vector>
 
-#include "models/rtdetr/conv_norm_layer.h"
-#include "models/rtdetr/hybrid_encoder.h"
+#include "models/detr_encoder_blocks.h"
 
 namespace libreyolo::models::dfine {
 
@@ -37,7 +36,7 @@ public:
     torch::Tensor forward(const torch::Tensor& x);
 
 private:
-    rtdetr::ConvNormLayer cv1{nullptr}, cv4{nullptr};
+    ConvNormLayer cv1{nullptr}, cv4{nullptr};
     torch::nn::Sequential cv2{nullptr}, cv3{nullptr};
     int64_t half_;
 };
@@ -50,7 +49,7 @@ public:
     torch::Tensor forward(const torch::Tensor& x);
 
 private:
-    rtdetr::ConvNormLayer cv1{nullptr}, cv2{nullptr};
+    ConvNormLayer cv1{nullptr}, cv2{nullptr};
 };
 TORCH_MODULE(SCDown);
 
@@ -65,8 +64,8 @@ private:
     torch::nn::ModuleList input_proj{nullptr}, encoder{nullptr}, lateral_convs{nullptr}, fpn_blocks{nullptr},
         downsample_convs{nullptr}, pan_blocks{nullptr};
     std::vector<torch::nn::Sequential> projections_, downsamples_;
-    std::vector<rtdetr::TransformerEncoderLayer> encoder_layers_;  // one per use_encoder_idx entry
-    std::vector<rtdetr::ConvNormLayer> laterals_;
+    std::vector<TransformerEncoderLayer> encoder_layers_;  // one per use_encoder_idx entry
+    std::vector<ConvNormLayer> laterals_;
     std::vector<RepNCSPELAN4> fpns_, pans_;
 };
 TORCH_MODULE(HybridEncoder);

@@ -42,8 +42,4 @@ torch::Tensor generalized_box_iou(const torch::Tensor& a, const torch::Tensor& b
     return p.iou - (area - p.union_area) / (area + 1e-6);
 }
 
-torch::Dtype constant_table_dtype(torch::Dtype compute) {
-    return compute == torch::kFloat64 ? torch::kFloat64 : torch::kFloat32;
-}
-
 }  // namespace libreyolo::models::rtdetr

@@ -5,6 +5,7 @@
 
 #include "kernels/deform/ms_deform_attn.h"
 #include "libreyolo/errors.h"
+#include "models/constant_tables.h"
 #include "models/rtdetr/box_ops.h"
 
 namespace libreyolo::models::rtdetr {

@@ -2,47 +2,10 @@
 
 #include <cmath>
 
-#include "models/rtdetr/box_ops.h"
+#include "models/constant_tables.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
-
-RepVggBlockImpl::RepVggBlockImpl(int64_t in, int64_t out) {
-    conv1 = register_module("conv1", ConvNormLayer(in, out, 3, 1, Activation::None));
-    conv2 = register_module("conv2", ConvNormLayer(in, out, 1, 1, Activation::None));
-}
-
-torch::Tensor RepVggBlockImpl::forward(const torch::Tensor& x) {
-    return torch::silu(conv1(x) + conv2(x));
-}
-
-CSPRepLayerImpl::CSPRepLayerImpl(int64_t in, int64_t out, int64_t blocks, double expansion) {
-    const auto hidden = static_cast<int64_t>(static_cast<double>(out) * expansion);
-    conv1 = register_module("conv1", ConvNormLayer(in, hidden, 1, 1, Activation::SiLU));
-    conv2 = register_module("conv2", ConvNormLayer(in, hidden, 1, 1, Activation::SiLU));
-    bottlenecks = register_module("bottlenecks", torch::nn::Sequential());
-    for (int64_t i = 0; i < blocks; ++i) bottlenecks->push_back(RepVggBlock(hidden, hidden));
-    if (hidden != out) conv3 = register_module("conv3", ConvNormLayer(hidden, out, 1, 1, Activation::SiLU));
-}
-
-torch::Tensor CSPRepLayerImpl::forward(const torch::Tensor& x) {
-    const torch::Tensor y = bottlenecks->forward(conv1(x)) + conv2(x);
-    return conv3 ? conv3(y) : y;
-}
-
-TransformerEncoderLayerImpl::TransformerEncoderLayerImpl(int64_t d_model, int64_t nhead, int64_t dim_feedforward) {
-    self_attn = register_module("self_attn", nn::MultiheadAttention(d_model, nhead, /*batch_first=*/true));
-    linear1 = register_module("linear1", torch::nn::Linear(d_model, dim_feedforward));
-    linear2 = register_module("linear2", torch::nn::Linear(dim_feedforward, d_model));
-    norm1 = register_module("norm1", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
-    norm2 = register_module("norm2", torch::nn::LayerNorm(torch::nn::LayerNormOptions({d_model})));
-}
-
-torch::Tensor TransformerEncoderLayerImpl::forward(const torch::Tensor& src, const torch::Tensor& pos_embed) {
-    const torch::Tensor q = src + pos_embed.to(src.scalar_type());
-    torch::Tensor x = norm1(src + self_attn(q, q, src));
-    return norm2(x + linear2(torch::gelu(linear1(x))));
-}
 
 HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o) {
     input_proj = register_module("input_proj", torch::nn::ModuleList());
@@ -76,18 +39,6 @@ HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o
         pans_.push_back(CSPRepLayer(2 * o.hidden_dim, o.hidden_dim, o.csp_blocks, o.expansion));
         pan_blocks->push_back(pans_.back());
     }
-}
-
-torch::Tensor HybridEncoderImpl::sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
-                                                           const torch::Tensor& like) {
-    TORCH_CHECK(embed_dim % 4 == 0, "embed_dim must be divisible by 4 for the 2-D sin-cos embedding, got ", embed_dim);
-    const auto table = torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
-    const auto grids = torch::meshgrid({torch::arange(w, table), torch::arange(h, table)}, "ij");
-    const int64_t pos_dim = embed_dim / 4;
-    const torch::Tensor omega = 1.0 / torch::pow(temperature, torch::arange(pos_dim, table) / pos_dim);
-    const torch::Tensor out_w = grids[0].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
-    const torch::Tensor out_h = grids[1].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
-    return torch::cat({out_w.sin(), out_w.cos(), out_h.sin(), out_h.cos()}, 1).unsqueeze(0);
 }
 
 std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::Tensor>& feats) {

@@ -9,7 +9,7 @@
 #include <array>
 #include <vector>
 
-#include "models/rtdetr/conv_norm_layer.h"
+#include "models/conv_norm_layer.h"
 
 namespace libreyolo::models::rtdetr {
 

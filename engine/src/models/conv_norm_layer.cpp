@@ -1,8 +1,8 @@
-#include "models/rtdetr/conv_norm_layer.h"
+#include "models/conv_norm_layer.h"
 
 #include "nn/flop_counter.h"
 
-namespace libreyolo::models::rtdetr {
+namespace libreyolo::models {
 
 ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act,
                                      int64_t groups)
@@ -32,4 +32,4 @@ void ConvNormLayerImpl::fold_batch_norm() {
     folded_ = kernels::conv_geometry(*conv);
 }
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models

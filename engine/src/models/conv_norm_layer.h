@@ -1,5 +1,5 @@
 #pragma once
-// RT-DETR's ConvNormLayer (LibreYOLO's libreyolo/models/rtdetr/backbone.py): Conv2d without bias,
+// The DETR families' ConvNormLayer (LibreYOLO's libreyolo/models/rtdetr/backbone.py): Conv2d without bias,
 // padding (k - 1) / 2, then BatchNorm2d with PyTorch's defaults, then an optional activation. The
 // backbone and the hybrid encoder both build from it, and D-FINE's encoder (its ConvNormLayer_fuse,
 // the same layer with groups).
@@ -10,9 +10,9 @@
 #include "kernels/conv_bias_act_slot.h"
 #include "nn/batch_norm_folding.h"
 
-namespace libreyolo::models::rtdetr {
+namespace libreyolo::models {
 
-// The activations RT-DETR's blocks use; the fused path hands them to conv_bias_act as they are.
+// The activations the DETR families' blocks use; the fused path hands them to conv_bias_act as they are.
 using Activation = kernels::ConvActivation;
 
 class ConvNormLayerImpl : public torch::nn::Module, public nn::BatchNormFoldable {
@@ -30,4 +30,4 @@ private:
 };
 TORCH_MODULE(ConvNormLayer);
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models
