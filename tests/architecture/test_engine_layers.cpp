@@ -33,7 +33,7 @@ const std::vector<std::string> kLayers = {
     "predict",      // Model::predict and post-processing
     "eval",         // COCO mAP and validation
     "train",        // the training loop and the family recipe interface
-    "models",       // the families, one folder each, and the list that links them
+    "models",       // the families, one folder each, networks they share, and the list that links them
 };
 
 const fs::path kSource = fs::path(LIBREYOLO_SOURCE_DIR) / "engine" / "src";
@@ -65,12 +65,16 @@ std::string top_folder(const std::string& relative) {
     return slash == std::string::npos ? "" : relative.substr(0, slash);
 }
 
-// models/<family>/..., or "" for anything else.
+// models/<family>/... for a folder that defines a family (it has family.cpp), or "" for anything
+// else: a models/ folder without one holds a network that several families share (D-FINE's, which
+// DEIM uses too).
 std::string family_folder(const std::string& relative) {
     if (top_folder(relative) != "models") return "";
     const std::string rest = relative.substr(std::string("models/").size());
     const auto slash = rest.find('/');
-    return slash == std::string::npos ? "" : rest.substr(0, slash);
+    if (slash == std::string::npos) return "";
+    const std::string folder = rest.substr(0, slash);
+    return fs::exists(kSource / "models" / folder / "family.cpp") ? folder : "";
 }
 
 int layer_of(const std::string& folder) {

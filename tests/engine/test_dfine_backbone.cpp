@@ -10,14 +10,14 @@
 
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
-#include "models/dfine/hgnetv2.h"
+#include "models/dfine_network/hgnetv2.h"
 #include "support/seeded_weights.h"
 #include "support/state_dict_layout.h"
 #include "support/tensor_compare.h"
 
 using namespace libreyolo;
-using models::dfine::HGNetv2;
-using models::dfine::hgnetv2_options_for_size;
+using models::dfine_network::HGNetv2;
+using models::dfine_network::hgnetv2_options_for_size;
 
 namespace {
 
@@ -76,7 +76,7 @@ private Q_SLOTS:
 
     void unknownSizesAndArchitecturesAreRefused() {
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, hgnetv2_options_for_size("q"));
-        models::dfine::HGNetv2Options o;
+        models::dfine_network::HGNetv2Options o;
         o.arch = "B9";
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, HGNetv2{o});
     }

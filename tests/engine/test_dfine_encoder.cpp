@@ -9,14 +9,14 @@
 
 #include "io/safetensors.h"
 #include "libreyolo/errors.h"
-#include "models/dfine/hybrid_encoder.h"
+#include "models/dfine_network/hybrid_encoder.h"
 #include "support/seeded_weights.h"
 #include "support/state_dict_layout.h"
 #include "support/tensor_compare.h"
 
 using namespace libreyolo;
-using models::dfine::hybrid_encoder_options_for_size;
-using models::dfine::HybridEncoder;
+using models::dfine_network::hybrid_encoder_options_for_size;
+using models::dfine_network::HybridEncoder;
 
 namespace {
 

@@ -4,6 +4,7 @@
 // post-processing, predict end to end, and checkpoints that load back as RT-DETR.
 #include <QtTest/QtTest>
 
+#include "support/detection_compare.h"
 #include "support/seeded_weights.h"
 #include "support/tensor_compare.h"
 
@@ -26,27 +27,13 @@
 #include "predict/postprocess.h"
 
 using namespace libreyolo;
+using libreyolo::testing::fraction_found;
 using libreyolo::testing::max_relative_difference;
 using libreyolo::testing::seeded_fill;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_model/";
-
-// Share of want's detections that got has: same class, corners within tolerance pixels, score
-// within 1e-5.
-double fraction_found(const std::vector<Detection>& want, const std::vector<Detection>& got, float tolerance) {
-    std::size_t found = 0;
-    for (const auto& w : want)
-        for (const auto& g : got)
-            if (w.cls == g.cls && std::abs(w.x1 - g.x1) < tolerance && std::abs(w.y1 - g.y1) < tolerance &&
-                std::abs(w.x2 - g.x2) < tolerance && std::abs(w.y2 - g.y2) < tolerance &&
-                std::abs(w.conf - g.conf) < 1e-5f) {
-                ++found;
-                break;
-            }
-    return want.empty() ? 1.0 : static_cast<double>(found) / want.size();
-}
 
 }  // namespace
 

@@ -49,4 +49,19 @@ inline void compare_detections(const std::vector<Detection>& got_in, const std::
     }
 }
 
+// Share of want's detections that got has: same class, corners within tolerance pixels, score
+// within 1e-5 (lists whose order may differ).
+inline double fraction_found(const std::vector<Detection>& want, const std::vector<Detection>& got, float tolerance) {
+    std::size_t found = 0;
+    for (const auto& w : want)
+        for (const auto& g : got)
+            if (w.cls == g.cls && std::abs(w.x1 - g.x1) < tolerance && std::abs(w.y1 - g.y1) < tolerance &&
+                std::abs(w.x2 - g.x2) < tolerance && std::abs(w.y2 - g.y2) < tolerance &&
+                std::abs(w.conf - g.conf) < 1e-5f) {
+                ++found;
+                break;
+            }
+    return want.empty() ? 1.0 : static_cast<double>(found) / static_cast<double>(want.size());
+}
+
 }  // namespace libreyolo::testing

@@ -11,8 +11,13 @@ namespace libreyolo {
 
 // How an image becomes the network's square input: LibreYOLO's YOLO letterbox (aspect kept,
 // top-left, grey padding; resized by OpenCV's bilinear, or by Pillow's as its YOLOX preprocess
-// does) or its DETR resize (stretched to the square).
-enum class InputResize { Letterbox, LetterboxPil, Stretch };
+// does) or its DETR resize (stretched to the square, by OpenCV's bilinear as its RT-DETR
+// preprocess does, or by Pillow's as its D-FINE and DEIM preprocess).
+enum class InputResize { Letterbox, LetterboxPil, Stretch, StretchPil };
+
+inline bool is_stretch(InputResize how) {
+    return how == InputResize::Stretch || how == InputResize::StretchPil;
+}
 
 struct FamilyTraits {
     std::string family;              // "yolo9"

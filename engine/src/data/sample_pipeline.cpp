@@ -20,7 +20,7 @@ Sample affine_mosaic(const SampleSource& source, int item, int size, const Augme
 }
 
 Sample StandardPipeline::make(const SampleSource& source, int item, int size, bool mosaic_epoch, Rng& rng) const {
-    const bool stretch = resize_ == InputResize::Stretch;
+    const bool stretch = is_stretch(resize_);
     Sample s;
     if (augment_ && mosaic_epoch && rng.uniform() < mosaic_) {
         s = affine_mosaic(source, item, size, o_, rng);

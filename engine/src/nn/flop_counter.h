@@ -5,6 +5,8 @@
 // per convolution.
 #include <torch/torch.h>
 
+#include <unordered_set>
+
 namespace libreyolo::nn {
 
 class FlopScope {
@@ -23,9 +25,12 @@ private:
 
 void count_conv_flops(const torch::nn::Conv2dImpl& conv, const torch::Tensor& output);
 
+// A parameter registered under two names (D-FINE's up and reg_scale) counts once, as in torch.
 inline std::int64_t count_parameters(const torch::nn::Module& module) {
+    std::unordered_set<const void*> seen;
     std::int64_t n = 0;
-    for (const auto& p : module.parameters()) n += p.numel();
+    for (const auto& p : module.parameters())
+        if (seen.insert(p.unsafeGetTensorImpl()).second) n += p.numel();
     return n;
 }
 

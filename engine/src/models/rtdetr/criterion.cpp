@@ -1,7 +1,7 @@
 #include "models/rtdetr/criterion.h"
 
 #include "core/linear_sum_assignment.h"
-#include "models/rtdetr/box_ops.h"
+#include "models/detr_box_ops.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;

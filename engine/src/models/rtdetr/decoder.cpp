@@ -5,35 +5,10 @@
 
 #include "kernels/deform/ms_deform_attn.h"
 #include "libreyolo/errors.h"
-#include "models/constant_tables.h"
-#include "models/rtdetr/box_ops.h"
+#include "models/detr_box_ops.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
-namespace {
-
-torch::Tensor gather_rows(const torch::Tensor& t, const torch::Tensor& index) {  // t (B, S, C), index (B, K)
-    return t.gather(1, index.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
-}
-
-}  // namespace
-
-MLPImpl::MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers) {
-    layers_list = register_module("layers", torch::nn::ModuleList());
-    for (int i = 0; i < layers; ++i) {
-        linears_.push_back(torch::nn::Linear(i == 0 ? in : hidden, i == layers - 1 ? out : hidden));
-        layers_list->push_back(linears_.back());
-    }
-}
-
-torch::Tensor MLPImpl::forward(torch::Tensor x) {
-    for (std::size_t i = 0; i < linears_.size(); ++i) {
-        x = linears_[i](x);
-        if (i + 1 < linears_.size()) x = torch::relu(x);
-    }
-    return x;
-}
-
 MSDeformableAttentionImpl::MSDeformableAttentionImpl(int64_t embed_dim, int64_t heads, int64_t levels, int64_t points)
     : heads_(heads), levels_(levels), points_(points) {
     const int64_t total = heads * levels * points;
@@ -141,26 +116,6 @@ RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std:
     }
 }
 
-std::pair<torch::Tensor, torch::Tensor> RTDETRTransformerImpl::anchors(
-    const std::vector<std::array<int64_t, 2>>& spatial_shapes, const torch::Tensor& like) {
-    constexpr double kGridSize = 0.05, kEps = 1e-2;
-    const auto table = torch::TensorOptions().dtype(constant_table_dtype(like.scalar_type())).device(like.device());
-    std::vector<torch::Tensor> levels;
-    for (std::size_t l = 0; l < spatial_shapes.size(); ++l) {
-        const auto [h, w] = spatial_shapes[l];
-        const auto grid = torch::meshgrid({torch::arange(h, table), torch::arange(w, table)}, "ij");
-        const torch::Tensor xy = torch::stack({grid[1], grid[0]}, -1).unsqueeze(0) + 0.5;
-        const torch::Tensor normalised =
-            torch::stack({xy.select(-1, 0) / static_cast<double>(w), xy.select(-1, 1) / static_cast<double>(h)}, -1);
-        const torch::Tensor wh = torch::ones_like(normalised) * kGridSize * std::pow(2.0, static_cast<double>(l));
-        levels.push_back(torch::cat({normalised, wh}, -1).reshape({-1, h * w, 4}));
-    }
-    torch::Tensor a = torch::cat(levels, 1);
-    const torch::Tensor valid = ((a > kEps) * (a < 1 - kEps)).all(-1, true);
-    a = torch::log(a / (1 - a));
-    return {torch::where(valid, a, torch::full({}, INFINITY, table)), valid};
-}
-
 RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(const std::vector<torch::Tensor>& feats) {
     QuerySelection q;
     std::vector<torch::Tensor> flat;
@@ -175,7 +130,7 @@ RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(cons
                               std::to_string(feats.front().size(3) * 8) + " has " + std::to_string(q.memory.size(1)) +
                               " cells over its three maps, fewer than the decoder's " +
                               std::to_string(options_.num_queries) + " queries (use imgsz 160 or more)");
-    const auto [anchor_logits, valid] = anchors(q.shapes, q.memory);
+    const auto [anchor_logits, valid] = grid_anchors(q.shapes, q.memory, INFINITY);
     q.memory = valid.to(q.memory.scalar_type()) * q.memory;
     q.output_memory = enc_output->forward(q.memory);
     q.enc_class = enc_score_head(q.output_memory);

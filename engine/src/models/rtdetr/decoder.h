@@ -11,6 +11,7 @@
 #include <array>
 #include <vector>
 
+#include "models/detr_heads.h"
 #include "models/rtdetr/denoising.h"
 #include "nn/multihead_attention.h"
 
@@ -27,18 +28,6 @@ struct DecoderOptions {
     int64_t num_denoising = 100;
     int eval_idx = -1;  // the layer whose outputs inference returns; negative counts from the end
 };
-
-// Linear layers with ReLU between them.
-class MLPImpl : public torch::nn::Module {
-public:
-    MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers);
-    torch::Tensor forward(torch::Tensor x);
-
-private:
-    torch::nn::ModuleList layers_list{nullptr};
-    std::vector<torch::nn::Linear> linears_;
-};
-TORCH_MODULE(MLP);
 
 class MSDeformableAttentionImpl : public torch::nn::Module {
 public:
@@ -92,12 +81,6 @@ public:
     TrainingOutput forward_train(const std::vector<torch::Tensor>& feats, const std::vector<DetrTarget>& targets,
                                  const DenoisingOptions& denoising);
     int64_t num_classes() const { return options_.num_classes; }
-
-    // Logits of the cells' anchors (log(a / (1 - a))), +inf for those too close to the border, per
-    // level's (H, W): LibreYOLO's _generate_anchors with grid size 0.05 · 2^level. On `like`'s
-    // device, in constant_table_dtype(like's dtype).
-    static std::pair<torch::Tensor, torch::Tensor> anchors(const std::vector<std::array<int64_t, 2>>& spatial_shapes,
-                                                           const torch::Tensor& like);
 
 private:
     struct QuerySelection {

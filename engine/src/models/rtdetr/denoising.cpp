@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "models/rtdetr/box_ops.h"
+#include "models/detr_box_ops.h"
 
 namespace libreyolo::models::rtdetr {
 

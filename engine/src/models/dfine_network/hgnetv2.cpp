@@ -1,4 +1,4 @@
-#include "models/dfine/hgnetv2.h"
+#include "models/dfine_network/hgnetv2.h"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 
 #include "libreyolo/errors.h"
 
-namespace libreyolo::models::dfine {
+namespace libreyolo::models::dfine_network {
 
 namespace F = torch::nn::functional;
 
@@ -248,4 +248,4 @@ std::vector<torch::Tensor> HGNetv2Impl::forward(const torch::Tensor& input) {
     return outs;
 }
 
-}  // namespace libreyolo::models::dfine
+}  // namespace libreyolo::models::dfine_network

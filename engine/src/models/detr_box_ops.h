@@ -1,9 +1,9 @@
 #pragma once
-// Box conversions and pairwise IoU / generalized IoU as LibreYOLO's RT-DETR uses them
+// Box conversions and pairwise IoU / generalized IoU as LibreYOLO's DETR families use them
 // (libreyolo/models/rtdetr/box_ops.py: union + 1e-6 and area + 1e-6 in the denominators).
 #include <torch/torch.h>
 
-namespace libreyolo::models::rtdetr {
+namespace libreyolo::models {
 
 torch::Tensor cxcywh_to_xyxy(const torch::Tensor& boxes);
 // log(x / (1 - x)) with x clipped to [0, 1] and both parts to at least eps (LibreYOLO's utils).
@@ -18,4 +18,4 @@ struct PairwiseIou {
 PairwiseIou box_iou(const torch::Tensor& a, const torch::Tensor& b);
 torch::Tensor generalized_box_iou(const torch::Tensor& a, const torch::Tensor& b);
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models

@@ -12,7 +12,7 @@
 
 #include "models/detr_encoder_blocks.h"
 
-namespace libreyolo::models::dfine {
+namespace libreyolo::models::dfine_network {
 
 struct HybridEncoderOptions {
     std::vector<int64_t> in_channels{512, 1024, 2048};
@@ -70,4 +70,4 @@ private:
 };
 TORCH_MODULE(HybridEncoder);
 
-}  // namespace libreyolo::models::dfine
+}  // namespace libreyolo::models::dfine_network

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace libreyolo::models::dfine {
+namespace libreyolo::models::dfine_network {
 
 struct HGNetv2Options {
     std::string arch = "B0";               // B0 … B6
@@ -131,4 +131,4 @@ private:
 };
 TORCH_MODULE(HGNetv2);
 
-}  // namespace libreyolo::models::dfine
+}  // namespace libreyolo::models::dfine_network

@@ -1,6 +1,6 @@
-#include "models/rtdetr/box_ops.h"
+#include "models/detr_box_ops.h"
 
-namespace libreyolo::models::rtdetr {
+namespace libreyolo::models {
 
 using torch::indexing::None;
 using torch::indexing::Slice;
@@ -42,4 +42,4 @@ torch::Tensor generalized_box_iou(const torch::Tensor& a, const torch::Tensor& b
     return p.iou - (area - p.union_area) / (area + 1e-6);
 }
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models

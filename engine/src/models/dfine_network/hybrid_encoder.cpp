@@ -1,11 +1,11 @@
-#include "models/dfine/hybrid_encoder.h"
+#include "models/dfine_network/hybrid_encoder.h"
 
 #include <cmath>
 
 #include "libreyolo/errors.h"
 #include "models/constant_tables.h"
 
-namespace libreyolo::models::dfine {
+namespace libreyolo::models::dfine_network {
 
 namespace F = torch::nn::functional;
 
@@ -147,4 +147,4 @@ std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::T
     return outs;
 }
 
-}  // namespace libreyolo::models::dfine
+}  // namespace libreyolo::models::dfine_network
