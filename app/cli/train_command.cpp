@@ -8,6 +8,7 @@
 #include <csignal>
 #include "args.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/families.h"
 #include "libreyolo/log.h"
 #include "model_argument.h"
 #include "rank_launcher.h"
@@ -168,6 +169,12 @@ int run_train(const std::vector<std::string>& argv) {
     o.pretrained = wants_pretrained(args);
     if (o.resume && args.has("pretrained"))
         throw InvalidArgument("pretrained: a resumed run continues from its checkpoint; drop pretrained= or resume=");
+    // A family without a training recipe is refused before anything is downloaded.
+    if (is_model_name(o.model)) {
+        const FamilyTraits& traits = family_traits(parse_model_name(architecture_name(o.model)).family);
+        if (!traits.trainable)
+            throw NotSupported("train: the " + traits.display_name + " family cannot be trained yet");
+    }
     // Fetched here, once, with the progress bar (and before any rank starts): the run then finds it.
     if (o.pretrained && !o.resume && is_model_name(o.model)) pretrained_weights(o.model, pretrained_options(args));
 

@@ -89,6 +89,14 @@ private Q_SLOTS:
         QVERIFY2(random.err.contains("random weights"), qPrintable(random.err));
     }
 
+    void familiesWithoutATrainingRecipeAreRefusedBeforeAnyDownload() {
+        for (const QString model : {"dfine-n", "LibreDEIMs.pt"}) {
+            const Run r = run_cli({"train", "model=" + model, "data=missing.yaml"}, dir_.path());
+            QVERIFY(r.code != 0);
+            QVERIFY2(r.err.contains("family cannot be trained yet") && !r.err.contains("download"), qPrintable(r.err));
+        }
+    }
+
     void fusedAttentionSaysHowManyModulesItSwitched() {
         const Run r = run_cli({"predict", "device=cpu", "fused_attention=true"});
         QCOMPARE(r.code, 0);
