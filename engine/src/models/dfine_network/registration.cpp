@@ -48,6 +48,8 @@ registry::FamilyDefinition family_definition(Variant variant, const std::string&
     f.traits.tasks = {"detect"};
     f.traits.weights_prefix = weights_prefix;
     f.traits.default_imgsz = 640;
+    // Every size × float32/float16 × batch 1/8 replays bit-identically (docs/graph-parity.md).
+    f.traits.cuda_graph_inference_tasks = {"detect"};
     f.traits.fused_attention_default = false;
     f.traits.input_resize = InputResize::StretchPil;
     f.traits.nms_free = true;
