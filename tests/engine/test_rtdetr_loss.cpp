@@ -26,6 +26,7 @@ using namespace libreyolo;
 using libreyolo::testing::max_relative_difference;
 using libreyolo::testing::seeded_fill;
 using namespace libreyolo::models::rtdetr;
+using libreyolo::models::DetrTarget;
 
 namespace {
 

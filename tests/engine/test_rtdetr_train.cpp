@@ -97,7 +97,7 @@ private Q_SLOTS:
             torch::tensor({2.f, 0.1f, 0.2f, 0.5f, 0.6f, 0.f, 0.5f, 0.5f, 0.7f, 0.9f, 0.f, 0.f, 0.f, 0.f, 0.f,
                            0.f, 0.f,  0.f,  0.f,  0.f,  0.f, 0.f,  0.f,  0.f,  0.f,  0.f, 0.f, 0.f, 0.f, 0.f})
                 .view({2, 3, 5});
-        const auto truth = models::rtdetr::detr_targets(targets);
+        const auto truth = models::detr_targets(targets);
         QCOMPARE(truth.size(), std::size_t(2));
         QCOMPARE(truth[0].labels.numel(), int64_t(2));
         QCOMPARE(truth[0].labels[0].item<int64_t>(), int64_t(2));

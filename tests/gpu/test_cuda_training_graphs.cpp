@@ -241,7 +241,7 @@ private Q_SLOTS:
             Model model = Model::create("rtdetr-r18", 6, "cuda");
             auto net = std::dynamic_pointer_cast<models::rtdetr::RTDETRModelImpl>(model.impl().net);
             net->train();
-            const auto truth = models::rtdetr::detr_targets(targets);
+            const auto truth = models::detr_targets(targets);
             const models::rtdetr::RTDETRCriterion criterion(6);
             const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
                 const CudaAutocast autocast(amp);

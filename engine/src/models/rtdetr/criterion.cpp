@@ -1,6 +1,5 @@
 #include "models/rtdetr/criterion.h"
 
-#include "core/linear_sum_assignment.h"
 #include "models/detr_box_ops.h"
 
 namespace libreyolo::models::rtdetr {
@@ -9,84 +8,7 @@ namespace {
 
 constexpr double kWeightVfl = 1, kWeightBbox = 5, kWeightGiou = 2;
 
-torch::Tensor cat_targets(const std::vector<DetrTarget>& targets, bool labels) {
-    std::vector<torch::Tensor> parts;
-    for (const auto& t : targets) parts.push_back(labels ? t.labels : t.boxes);
-    return torch::cat(parts);
-}
-
-// (batch index, query index) of every matched pair, images in order.
-std::pair<torch::Tensor, torch::Tensor> matched_queries(const std::vector<MatchedPairs>& matched) {
-    std::vector<torch::Tensor> batch, query;
-    for (std::size_t i = 0; i < matched.size(); ++i) {
-        batch.push_back(torch::full_like(matched[i].queries, static_cast<int64_t>(i)));
-        query.push_back(matched[i].queries);
-    }
-    return {torch::cat(batch), torch::cat(query)};
-}
-
-torch::Tensor matched_targets(const std::vector<DetrTarget>& targets, const std::vector<MatchedPairs>& matched,
-                              bool labels) {
-    std::vector<torch::Tensor> parts;
-    for (std::size_t i = 0; i < matched.size(); ++i)
-        parts.push_back((labels ? targets[i].labels : targets[i].boxes).index_select(0, matched[i].targets));
-    return torch::cat(parts);
-}
-
-// LibreYOLO's get_cdn_matched_indices: the positive denoising queries of each group against the
-// ground truth they were made from.
-std::vector<MatchedPairs> denoising_pairs(const DenoisingGroup& group, const std::vector<DetrTarget>& targets) {
-    std::vector<MatchedPairs> pairs;
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        const int64_t n = targets[i].labels.size(0);
-        const auto on = targets[i].labels.options().dtype(torch::kLong);
-        if (n > 0)
-            pairs.push_back({group.positive_index[i], torch::arange(n, on).tile({group.groups})});
-        else
-            pairs.push_back({torch::zeros({0}, on), torch::zeros({0}, on)});
-    }
-    return pairs;
-}
-
 }  // namespace
-
-std::vector<MatchedPairs> hungarian_match(const DecoderOutput& level, const std::vector<DetrTarget>& targets,
-                                          const MatcherWeights& w) {
-    torch::NoGradGuard no_grad;
-    const int64_t batch = level.logits.size(0), queries = level.logits.size(1);
-    const auto none = [&](const torch::Tensor& like) {
-        const auto on = like.options().dtype(torch::kLong);
-        return MatchedPairs{torch::zeros({0}, on), torch::zeros({0}, on)};
-    };
-    const torch::Tensor labels = cat_targets(targets, true), boxes = cat_targets(targets, false);
-    std::vector<MatchedPairs> out;
-    if (labels.size(0) == 0) {
-        for (int64_t i = 0; i < batch; ++i) out.push_back(none(level.logits));
-        return out;
-    }
-    const torch::Tensor prob = torch::sigmoid(level.logits.flatten(0, 1)).index_select(1, labels);
-    const torch::Tensor out_boxes = level.boxes.flatten(0, 1);
-    const torch::Tensor negative = (1 - w.alpha) * prob.pow(w.gamma) * (-(1 - prob + 1e-8).log());
-    const torch::Tensor positive = w.alpha * (1 - prob).pow(w.gamma) * (-(prob + 1e-8).log());
-    const torch::Tensor cost_class = positive - negative;
-    const torch::Tensor cost_bbox = (out_boxes.unsqueeze(1) - boxes.unsqueeze(0)).abs().sum(-1);
-    const torch::Tensor cost_giou = -generalized_box_iou(cxcywh_to_xyxy(out_boxes), cxcywh_to_xyxy(boxes));
-    const torch::Tensor cost =
-        (w.cost_bbox * cost_bbox + w.cost_class * cost_class + w.cost_giou * cost_giou).view({batch, queries, -1});
-    const torch::Tensor host = cost.to(torch::kCPU, torch::kFloat64).contiguous();
-    int64_t column = 0;
-    for (int64_t i = 0; i < batch; ++i) {
-        const int64_t n = targets[static_cast<std::size_t>(i)].labels.size(0);
-        const torch::Tensor block = host[i].narrow(1, column, n).contiguous();
-        column += n;
-        const std::vector<double> values(block.data_ptr<double>(), block.data_ptr<double>() + block.numel());
-        const Assignment a = linear_sum_assignment(values, queries, n);
-        const auto on = level.logits.options().dtype(torch::kLong);
-        out.push_back(
-            {torch::tensor(a.rows, torch::kLong).to(on.device()), torch::tensor(a.cols, torch::kLong).to(on.device())});
-    }
-    return out;
-}
 
 std::map<std::string, torch::Tensor> RTDETRCriterion::level_losses(const DecoderOutput& level,
                                                                    const std::vector<DetrTarget>& targets,
@@ -148,7 +70,7 @@ LossTerms RTDETRCriterion::operator()(const TrainingOutput& raw, const std::vect
         for (const auto& [name, value] : terms) out.terms[name + suffix] = value;
     };
     for (std::size_t i = 0; i < levels.size(); ++i) {
-        const std::vector<MatchedPairs> matched = hungarian_match(levels[i], targets);
+        const std::vector<MatchedPairs> matched = hungarian_match(levels[i].logits, levels[i].boxes, targets);
         if (i == 0) out.matched = matched;
         add(level_losses(levels[i], targets, matched, num_boxes), i == 0 ? "" : "_aux_" + std::to_string(i - 1));
     }

@@ -11,22 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "models/detr_matcher.h"
 #include "models/rtdetr/decoder.h"
 
 namespace libreyolo::models::rtdetr {
-
-// Per image: the matched queries and, in the same order, the ground-truth rows they predict.
-struct MatchedPairs {
-    torch::Tensor queries, targets;  // int64
-};
-
-struct MatcherWeights {
-    double cost_class = 2, cost_bbox = 5, cost_giou = 2, alpha = 0.25, gamma = 2;
-};
-
-// The minimum-cost one-to-one assignment per image (every ground truth gets a query).
-std::vector<MatchedPairs> hungarian_match(const DecoderOutput& level, const std::vector<DetrTarget>& targets,
-                                          const MatcherWeights& weights = {});
 
 struct LossTerms {
     // LibreYOLO's keys: loss_vfl, loss_bbox, loss_giou, with _aux_<i> and _dn_<i> suffixes; weighted.

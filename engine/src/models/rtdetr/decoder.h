@@ -11,8 +11,8 @@
 #include <array>
 #include <vector>
 
+#include "models/detr_denoising.h"
 #include "models/detr_heads.h"
-#include "models/rtdetr/denoising.h"
 #include "nn/multihead_attention.h"
 
 namespace libreyolo::models::rtdetr {

@@ -23,8 +23,4 @@ private:
     RTDETRCriterion criterion_;
 };
 
-// The loader's targets as DETR ground truth: per image the rows with a positive width and height,
-// their labels and cx, cy, w, h (LibreYOLO's convert_targets_for_detr).
-std::vector<DetrTarget> detr_targets(const torch::Tensor& targets);
-
 }  // namespace libreyolo::models::rtdetr

@@ -1,27 +1,27 @@
 #pragma once
-// RT-DETR's contrastive denoising queries (LibreYOLO's
-// get_contrastive_denoising_training_group): the ground truth of every image padded to the batch's
-// largest count, repeated in num_denoising / that count groups (at least one) of a positive half
-// (boxes jittered inside half their size) and a negative half (jittered between one and two
-// halves), labels flipped with probability label_noise_ratio / 2; an attention mask that hides the
-// denoising queries from the matching ones and the groups from each other. Random draws come from
-// torch's generator in LibreYOLO's order, so a seeded run draws the same noise.
+// The contrastive denoising queries of the DETR families (LibreYOLO's
+// get_contrastive_denoising_training_group, RT-DETR's and D-FINE's / DEIM's): the ground truth of every image padded to
+// the batch's largest count, repeated in num_denoising / that count groups (at least one) of a positive half (boxes
+// jittered inside half their size) and a negative half (jittered between one and two halves), labels flipped with
+// probability label_noise_ratio / 2; an attention mask that hides the denoising queries from the matching ones and the
+// groups from each other. Random draws come from torch's generator in LibreYOLO's order, so a seeded run draws the same
+// noise.
 #include <torch/torch.h>
 
 #include <optional>
 #include <vector>
 
-namespace libreyolo::models::rtdetr {
+#include "models/detr_target.h"
 
-// One image's ground truth: labels (N) int64, boxes (N, 4) cx, cy, w, h in [0, 1].
-struct DetrTarget {
-    torch::Tensor labels, boxes;
-};
+namespace libreyolo::models {
 
 struct DenoisingOptions {
     int64_t num_denoising = 100;
     double label_noise_ratio = 0.5;
     double box_noise_scale = 1.0;
+    // D-FINE's and DEIM's version: a jitter that crosses a box's opposite edges gives a negative
+    // size, which they turn positive (RT-DETR's keeps it).
+    bool positive_sizes = false;
 };
 
 struct DenoisingGroup {
@@ -38,4 +38,4 @@ std::optional<DenoisingGroup> contrastive_denoising_group(const std::vector<Detr
                                                           int64_t num_queries, torch::nn::Embedding& class_embed,
                                                           const DenoisingOptions& options);
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models

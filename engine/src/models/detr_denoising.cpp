@@ -1,10 +1,10 @@
-#include "models/rtdetr/denoising.h"
+#include "models/detr_denoising.h"
 
 #include <algorithm>
 
 #include "models/detr_box_ops.h"
 
-namespace libreyolo::models::rtdetr {
+namespace libreyolo::models {
 
 using torch::indexing::Slice;
 
@@ -63,7 +63,9 @@ std::optional<DenoisingGroup> contrastive_denoising_group(const std::vector<Detr
         part *= sign;
         corners += part * diff;
         corners.clamp_(0.0, 1.0);
-        boxes = inverse_sigmoid(xyxy_to_cxcywh(corners));
+        torch::Tensor noised = xyxy_to_cxcywh(corners);
+        if (o.positive_sizes) noised = noised.abs();
+        boxes = inverse_sigmoid(noised);
     }
     g.class_queries = class_embed(classes.to(torch::kLong));
     g.box_logits = boxes;
@@ -85,4 +87,4 @@ std::optional<DenoisingGroup> contrastive_denoising_group(const std::vector<Detr
     return g;
 }
 
-}  // namespace libreyolo::models::rtdetr
+}  // namespace libreyolo::models
