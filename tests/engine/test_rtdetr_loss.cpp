@@ -6,6 +6,7 @@
 // float32's last-bit differences between CPUs' kernels past the 1e-4 compared here.
 #include <QtTest/QtTest>
 
+#include "support/query_pairing.h"
 #include "support/seeded_weights.h"
 #include "support/tensor_compare.h"
 
@@ -23,7 +24,10 @@
 #include "models/rtdetr/rtdetr.h"
 
 using namespace libreyolo;
+using libreyolo::testing::as_float64;
+using libreyolo::testing::in_order;
 using libreyolo::testing::max_relative_difference;
+using libreyolo::testing::pair_queries;
 using libreyolo::testing::seeded_fill;
 using namespace libreyolo::models::rtdetr;
 using libreyolo::models::DetrTarget;
@@ -31,44 +35,6 @@ using libreyolo::models::DetrTarget;
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
-
-// For each of our queries, the index of the same query in LibreYOLO's outputs, per image. Every
-// decoder level keeps the order of the encoder's top-k selection, so the pairing is read once from
-// the selected encoder boxes (distinct anchors, far apart) and applied to every level: two queries of
-// near-equal score may take their ranks in the other order on another CPU's last bits, which
-// permutes the queries and nothing else. Fails when a query has no unambiguous partner (a different
-// set selected).
-torch::Tensor pair_queries(const torch::Tensor& ours, const torch::Tensor& theirs) {
-    std::vector<torch::Tensor> per_image;
-    for (int64_t b = 0; b < ours.size(0); ++b) {
-        const torch::Tensor distance = torch::cdist(ours[b].to(torch::kFloat64), theirs[b].to(torch::kFloat64), 1);
-        const auto [nearest, index] = distance.topk(2, 1, /*largest=*/false);
-        const double worst_match = nearest.select(1, 0).max().item<double>();
-        const double closest_other = nearest.select(1, 1).min().item<double>();
-        if (!(worst_match < 1e-4 && closest_other > 10 * worst_match))
-            throw std::runtime_error("encoder queries without an unambiguous partner: worst match " +
-                                     std::to_string(worst_match) + ", closest other " + std::to_string(closest_other));
-        const torch::Tensor partner = index.select(1, 0);
-        if (std::get<0>(at::_unique(partner)).numel() != partner.numel())
-            throw std::runtime_error("two of our queries pair with the same LibreYOLO query");
-        per_image.push_back(partner);
-    }
-    return torch::stack(per_image);
-}
-
-// t (B, Q, ...) with its queries taken in the order `pairing` gives.
-torch::Tensor in_order(const torch::Tensor& t, const torch::Tensor& pairing) {
-    return t.gather(1, pairing.unsqueeze(-1).expand({-1, -1, t.size(-1)}));
-}
-
-// The floating-point parameters and buffers in float64, as Python's Module.double() (LibTorch's
-// Module::to(dtype) would turn BatchNorm's integer step counters into float64 as well).
-void as_float64(torch::nn::Module& net) {
-    torch::NoGradGuard no_grad;
-    for (auto& p : net.parameters()) p.set_data(p.to(torch::kFloat64));
-    for (auto& b : net.buffers())
-        if (b.is_floating_point()) b.set_data(b.to(torch::kFloat64));
-}
 
 std::vector<int64_t> to_vector(const torch::Tensor& t) {
     const torch::Tensor c = t.to(torch::kCPU, torch::kLong).contiguous();

@@ -35,4 +35,13 @@ inline void seeded_fill(torch::nn::Module& net, int64_t seed, torch::Dtype dtype
     }
 }
 
+// The floating-point parameters and buffers in float64, as Python's Module.double() (LibTorch's
+// Module::to(dtype) would turn BatchNorm's integer step counters into float64 as well).
+inline void as_float64(torch::nn::Module& net) {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net.parameters()) p.set_data(p.to(torch::kFloat64));
+    for (auto& b : net.buffers())
+        if (b.is_floating_point()) b.set_data(b.to(torch::kFloat64));
+}
+
 }  // namespace libreyolo::testing

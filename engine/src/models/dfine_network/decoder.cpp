@@ -255,26 +255,37 @@ GridAnchors DFINETransformerImpl::anchors_for(const std::vector<std::array<int64
     return {a.logits.to(memory.device(), memory.scalar_type()), a.valid.to(memory.device())};
 }
 
-DecoderOutput DFINETransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
-    const Memory m = flatten_maps(feats);
-    const int64_t b = m.flat.size(0), cells = m.flat.size(1);
+DFINETransformerImpl::QuerySelection DFINETransformerImpl::select_queries(const std::vector<torch::Tensor>& feats,
+                                                                          bool training) {
+    QuerySelection q;
+    q.memory = flatten_maps(feats);
+    const torch::Tensor& flat = q.memory.flat;
+    const int64_t b = flat.size(0), cells = flat.size(1);
     if (cells < options_.num_queries)
         throw InvalidArgument("dfine: the input's maps have " + std::to_string(cells) +
                               " cells, fewer than the decoder's " + std::to_string(options_.num_queries) +
                               " queries (use a larger imgsz)");
-    const GridAnchors a = anchors_for(m.shapes, m.flat);
+    const GridAnchors a =
+        training ? grid_anchors(q.memory.shapes, flat, kInvalidAnchor) : anchors_for(q.memory.shapes, flat);
     const torch::Tensor anchors = b > 1 ? a.logits.repeat({b, 1, 1}) : a.logits;
-    const torch::Tensor output_memory = enc_output->forward(a.valid.to(m.flat.scalar_type()) * m.flat);
+    const torch::Tensor output_memory = enc_output->forward(a.valid.to(flat.scalar_type()) * flat);
     const torch::Tensor enc_logits = enc_score_head(output_memory);
     const torch::Tensor top = std::get<1>(torch::topk(std::get<0>(enc_logits.max(-1)), options_.num_queries, -1));
-    const torch::Tensor top_memory = gather_rows(output_memory, top);
-    const torch::Tensor reference_logits = enc_bbox_head(top_memory) + gather_rows(anchors, top);
+    q.top_memory = gather_rows(output_memory, top);
+    if (training) q.top_logits = gather_rows(enc_logits, top);
+    q.reference_logits = enc_bbox_head(q.top_memory) + gather_rows(anchors, top);
+    return q;
+}
 
+DecoderOutput DFINETransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
+    const QuerySelection q = select_queries(feats, false);
+    const Memory& m = q.memory;
+    const int64_t b = m.flat.size(0), cells = m.flat.size(1);
     // The value is the projected maps before the border mask, split into heads.
     const torch::Tensor value = m.flat.reshape({b, cells, options_.nhead, -1});
     const torch::Tensor project = weighting_function(options_.reg_max, up, reg_scale);
-    torch::Tensor output = top_memory.detach();
-    torch::Tensor reference = torch::sigmoid(reference_logits.detach());
+    torch::Tensor output = q.top_memory.detach();
+    torch::Tensor reference = torch::sigmoid(q.reference_logits.detach());
     torch::Tensor initial_reference, previous_output, previous_corners;
     for (int64_t i = 0;; ++i) {
         const auto l = static_cast<std::size_t>(i);
@@ -290,6 +301,69 @@ DecoderOutput DFINETransformerImpl::forward(const std::vector<torch::Tensor>& fe
         reference = boxes.detach();
         previous_output = output.detach();
     }
+}
+
+TrainingOutput DFINETransformerImpl::forward_train(const std::vector<torch::Tensor>& feats,
+                                                   const std::vector<DetrTarget>& targets,
+                                                   const DenoisingOptions& denoising) {
+    TrainingOutput out;
+    // LibreYOLO draws the denoising noise before the query selection; the order keeps seeded runs alike.
+    if (options_.num_denoising > 0 && denoising.num_denoising > 0)
+        out.group = contrastive_denoising_group(targets, options_.num_classes, options_.num_queries,
+                                                denoising_class_embed, denoising);
+    const QuerySelection q = select_queries(feats, true);
+    const Memory& m = q.memory;
+    const int64_t b = m.flat.size(0), cells = m.flat.size(1);
+    out.encoder_top = {q.top_logits, torch::sigmoid(q.reference_logits)};
+    torch::Tensor reference_logits = q.reference_logits.detach();
+    torch::Tensor output = q.top_memory.detach();
+    torch::Tensor mask;
+    if (out.group) {
+        reference_logits = torch::cat({out.group->box_logits, reference_logits}, 1);
+        output = torch::cat({out.group->class_queries, output}, 1);
+        mask = out.group->attn_mask;
+    }
+    const torch::Tensor value = m.flat.reshape({b, cells, options_.nhead, -1});
+    const torch::Tensor project = weighting_function(options_.reg_max, up, reg_scale);
+    // Each layer refines the previous layer's distributions (their gradient kept) from its output
+    // with the gradient cut; the references and the query positions are cut too, as LibreYOLO.
+    torch::Tensor reference = torch::sigmoid(reference_logits);
+    torch::Tensor initial_reference, previous_output, previous_corners;
+    std::vector<LayerOutput> layers;
+    for (int64_t i = 0; i < options_.num_layers; ++i) {
+        const auto l = static_cast<std::size_t>(i);
+        const torch::Tensor pos = query_pos_head(reference).clamp(-10, 10);
+        output = layers_[l](output, reference.unsqueeze(2), value, m.shapes, pos, mask);
+        if (i == 0) {
+            out.pre = {score_heads_[0](output), torch::sigmoid(pre_bbox_head(output) + inverse_sigmoid(reference))};
+            initial_reference = out.pre.boxes.detach();
+        }
+        torch::Tensor corners = bbox_heads_[l](previous_output.defined() ? output + previous_output : output);
+        if (previous_corners.defined()) corners = corners + previous_corners;
+        const torch::Tensor boxes =
+            distance_to_box(initial_reference, integral(corners, project, options_.reg_max), reg_scale);
+        layers.push_back({lqes_[l](score_heads_[l](output), corners), boxes, corners, initial_reference});
+        previous_corners = corners;
+        reference = boxes.detach();
+        previous_output = output.detach();
+    }
+    if (out.group) {
+        const int64_t dn = out.group->queries, nq = options_.num_queries;
+        const auto split = [&](const torch::Tensor& t, bool denoising_part) {
+            return denoising_part ? t.narrow(1, 0, dn) : t.narrow(1, dn, nq);
+        };
+        for (const LayerOutput& layer : layers) {
+            out.denoising_layers.push_back({split(layer.logits, true), split(layer.boxes, true),
+                                            split(layer.corners, true), split(layer.references, true)});
+            out.layers.push_back({split(layer.logits, false), split(layer.boxes, false), split(layer.corners, false),
+                                  split(layer.references, false)});
+        }
+        out.denoising_pre = {split(out.pre.logits, true), split(out.pre.boxes, true)};
+        out.pre = {split(out.pre.logits, false), split(out.pre.boxes, false)};
+    } else {
+        out.layers = std::move(layers);
+    }
+    return out;
 }
 
 }  // namespace libreyolo::models::dfine_network

@@ -12,6 +12,7 @@
 #include <array>
 #include <vector>
 
+#include "models/detr_denoising.h"
 #include "models/detr_heads.h"
 #include "nn/multihead_attention.h"
 
@@ -100,11 +101,34 @@ struct DecoderOutput {
     torch::Tensor boxes;   // (B, queries, 4): cx, cy, w, h in [0, 1]
 };
 
+// One decoder layer's training outputs: its LQE-corrected logits, boxes, edge distributions
+// (B, Q, 4·(reg_max + 1)) and the reference boxes they refine (the first layer's pre-boxes).
+struct LayerOutput {
+    torch::Tensor logits, boxes, corners, references;
+};
+
+// What training's losses read (LibreYOLO's training outputs dict): every decoder layer (the last is
+// the main output and the teacher of the others), the first layer's pre-refinement boxes and scores
+// (pre_outputs), the query selection's top cells (enc_aux_outputs) and, with denoising, the same
+// for the denoising queries.
+struct TrainingOutput {
+    std::vector<LayerOutput> layers;
+    DecoderOutput pre;
+    DecoderOutput encoder_top;
+    std::vector<LayerOutput> denoising_layers;
+    DecoderOutput denoising_pre;
+    std::optional<DenoisingGroup> group;  // the denoising queries' layout
+};
+
 class DFINETransformerImpl : public torch::nn::Module {
 public:
     explicit DFINETransformerImpl(const DecoderOptions& options);
     // feats: the encoder's maps, finest first. The eval layer's logits and boxes.
     DecoderOutput forward(const std::vector<torch::Tensor>& feats);
+    // The training forward: every layer, anchors for the input's own size, and the contrastive
+    // denoising queries of targets (when denoising is on and any image has ground truth).
+    TrainingOutput forward_train(const std::vector<torch::Tensor>& feats, const std::vector<DetrTarget>& targets,
+                                 const DenoisingOptions& denoising);
     const DecoderOptions& options() const { return options_; }
     // Recomputes the constant entries of the state_dict (up, reg_scale, the eval-size anchors and
     // every layer's num_points_scale) from the options, as a freshly built model has them.
@@ -118,6 +142,15 @@ private:
         std::vector<std::array<int64_t, 2>> shapes;
     };
     Memory flatten_maps(const std::vector<torch::Tensor>& feats);
+    struct QuerySelection {
+        Memory memory;
+        torch::Tensor top_memory;        // (B, num_queries, hidden): enc_output of the selected cells
+        torch::Tensor top_logits;        // (B, num_queries, nc): their class logits
+        torch::Tensor reference_logits;  // (B, num_queries, 4): their boxes before the sigmoid
+    };
+    // training: anchors for the input's shapes (LibreYOLO regenerates them in training), not the
+    // eval-size buffers.
+    QuerySelection select_queries(const std::vector<torch::Tensor>& feats, bool training);
     GridAnchors anchors_for(const std::vector<std::array<int64_t, 2>>& shapes, const torch::Tensor& memory);
     std::vector<std::array<int64_t, 2>> eval_shapes() const;
 

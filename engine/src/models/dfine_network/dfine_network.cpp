@@ -38,6 +38,15 @@ NetworkOptions network_options(Variant variant, const std::string& size, int64_t
     return o;
 }
 
+DenoisingOptions denoising_options() {
+    DenoisingOptions o;
+    o.num_denoising = 100;
+    o.label_noise_ratio = 0.5;
+    o.box_noise_scale = 1.0;
+    o.positive_sizes = true;
+    return o;
+}
+
 DFINENetworkImpl::DFINENetworkImpl(const NetworkOptions& options) : options_(options) {
     backbone = register_module("backbone", HGNetv2(options.backbone));
     HybridEncoderOptions e = options.encoder;
@@ -46,10 +55,18 @@ DFINENetworkImpl::DFINENetworkImpl(const NetworkOptions& options) : options_(opt
                               " maps whose channels differ from the backbone's outputs");
     encoder = register_module("encoder", HybridEncoder(e));
     decoder = register_module("decoder", DFINETransformer(options.decoder));
+    features_ = std::make_shared<torch::nn::Module>("DFINEFeatures");
+    features_->register_module("backbone", backbone.ptr());
+    features_->register_module("encoder", encoder.ptr());
 }
 
 DecoderOutput DFINENetworkImpl::forward_queries(const torch::Tensor& images) {
     return decoder(encoder(backbone(images)));
+}
+
+TrainingOutput DFINENetworkImpl::forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
+                                               const DenoisingOptions& denoising) {
+    return decoder->forward_train(encoder(backbone(images)), targets, denoising);
 }
 
 torch::Tensor DFINENetworkImpl::forward(const torch::Tensor& images) {

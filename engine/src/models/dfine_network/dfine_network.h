@@ -27,6 +27,10 @@ struct NetworkOptions {
 // UnknownModel naming the size and the known ones.
 NetworkOptions network_options(Variant variant, const std::string& size, int64_t num_classes);
 
+// LibreYOLO's denoising settings for both families: 100 queries, label noise 0.5, box noise 1,
+// negative sizes turned positive.
+DenoisingOptions denoising_options();
+
 class DFINENetworkImpl : public nn::DetectorImpl {
 public:
     explicit DFINENetworkImpl(const NetworkOptions& options);
@@ -36,6 +40,12 @@ public:
     // The detector layout, one column per query: (B, 4 + nc, num_queries), xyxy in input pixels
     // (LibreYOLO's box_cxcywh_to_xyxy: negative sizes count as 0), then the sigmoid class scores.
     torch::Tensor forward(const torch::Tensor& images) override;
+    // The training forward (every decoder layer, denoising queries from targets).
+    TrainingOutput forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
+                                 const DenoisingOptions& denoising = denoising_options());
+    // The backbone and the encoder as one module (not registered: the state_dict keeps
+    // LibreYOLO's keys), the part of training whose shapes do not depend on the ground truth.
+    torch::nn::Module& feature_extractor() { return *features_; }
     int num_classes() const override { return static_cast<int>(options_.decoder.num_classes); }
     const NetworkOptions& options() const { return options_; }
 
@@ -45,6 +55,7 @@ public:
 
 private:
     NetworkOptions options_;
+    std::shared_ptr<torch::nn::Module> features_;
 };
 TORCH_MODULE(DFINENetwork);
 

@@ -42,4 +42,33 @@ torch::Tensor distance_to_box(const torch::Tensor& points, const torch::Tensor& 
     return xyxy_to_cxcywh(torch::stack({x1, y1, x2, y2}, -1));
 }
 
+DistanceTargets box_to_distance(const torch::Tensor& points, const torch::Tensor& boxes, int64_t reg_max,
+                                const torch::Tensor& reg_scale, const torch::Tensor& up) {
+    torch::NoGradGuard no_grad;
+    const torch::Tensor s = reg_scale.abs();
+    const auto p = points.unbind(-1);
+    const auto b = boxes.unbind(-1);
+    const torch::Tensor left = (p[0] - b[0]) / (p[2] / s + 1e-16) - 0.5 * s;
+    const torch::Tensor top = (p[1] - b[1]) / (p[3] / s + 1e-16) - 0.5 * s;
+    const torch::Tensor right = (b[2] - p[0]) / (p[2] / s + 1e-16) - 0.5 * s;
+    const torch::Tensor bottom = (b[3] - p[1]) / (p[3] / s + 1e-16) - 0.5 * s;
+    const torch::Tensor offsets = torch::stack({left, top, right, bottom}, -1).reshape(-1);
+
+    // translate_gt: LibreYOLO keeps the bin indices and weights in float32 whatever the boxes' dtype.
+    const torch::Tensor values = weighting_function(reg_max, up, reg_scale);
+    torch::Tensor bins = ((values.unsqueeze(0) - offsets.unsqueeze(1)) <= 0).sum(1).sub(1).to(torch::kFloat32);
+    const torch::Tensor inside = (bins >= 0) & (bins < reg_max);
+    const torch::Tensor left_bin = bins.clamp(0, static_cast<double>(reg_max - 1)).to(torch::kLong);
+    const torch::Tensor left_gap = (offsets - values.index_select(0, left_bin)).abs();
+    const torch::Tensor right_gap = (values.index_select(0, left_bin + 1) - offsets).abs();
+    const torch::Tensor zero = torch::zeros_like(bins);
+    torch::Tensor weight_right = torch::where(inside, (left_gap / (left_gap + right_gap)).to(torch::kFloat32), zero);
+    torch::Tensor weight_left = torch::where(inside, 1.0 - weight_right, zero);
+    const torch::Tensor below = bins < 0, above = bins >= reg_max;
+    weight_right = torch::where(below, zero, torch::where(above, torch::ones_like(bins), weight_right));
+    weight_left = torch::where(below, torch::ones_like(bins), torch::where(above, zero, weight_left));
+    bins = torch::where(below, zero, torch::where(above, torch::full_like(bins, reg_max - 0.1), bins));
+    return {bins.clamp(0, reg_max - 0.1), weight_right, weight_left};
+}
+
 }  // namespace libreyolo::models::dfine_network

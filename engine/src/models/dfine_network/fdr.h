@@ -19,4 +19,16 @@ torch::Tensor integral(const torch::Tensor& corners, const torch::Tensor& projec
 torch::Tensor distance_to_box(const torch::Tensor& points, const torch::Tensor& distance,
                               const torch::Tensor& reg_scale);
 
+// The fine-grained localisation targets of boxes (LibreYOLO's bbox2distance and translate_gt): each
+// edge's offset from its reference box as a fractional bin of W(n), split into the bin at or left
+// of it and the next one with weights by distance (an offset below W(0) goes to bin 0, one above
+// W(reg_max − 1) to reg_max − 0.1, whole on the nearer side).
+struct DistanceTargets {
+    torch::Tensor bins;                       // (4N) float32: left bin index + fraction, in [0, reg_max − 0.1]
+    torch::Tensor weight_right, weight_left;  // (4N) float32
+};
+// points (N, 4) cx, cy, w, h; boxes (N, 4) x1, y1, x2, y2.
+DistanceTargets box_to_distance(const torch::Tensor& points, const torch::Tensor& boxes, int64_t reg_max,
+                                const torch::Tensor& reg_scale, const torch::Tensor& up);
+
 }  // namespace libreyolo::models::dfine_network
