@@ -4,7 +4,7 @@ init, 80 classes; YOLOv9-t unless told) predicting one in-memory 640x480 image a
 on CUDA, with cuda_graph False and True; the median wall time of `runs` calls after
 `warmup`.
 
-  python bench/libreyolo_graph_predict.py [model=yolo9-t|yolox-s|...] [dtype=float32|float16] \
+  python bench/libreyolo_graph_predict.py [model=yolo9-t|yolox-s|dfine-n|deim-s|...] [dtype=float32|float16] \
       [imgsz=640] [runs=200] [warmup=20] [--json]
 
 float16 converts LibreYOLO's network with .half(); a configuration LibreYOLO refuses is reported
@@ -19,10 +19,12 @@ import torch
 
 import libreyolo
 from bench_args import parse_bench_args
+from libreyolo.models.deim.model import LibreDEIM
+from libreyolo.models.dfine.model import LibreDFINE
 from libreyolo.models.yolo9.model import LibreYOLO9
 from libreyolo.models.yolox.model import LibreYOLOX
 
-FAMILIES = {"yolo9": LibreYOLO9, "yolox": LibreYOLOX}
+FAMILIES = {"yolo9": LibreYOLO9, "yolox": LibreYOLOX, "dfine": LibreDFINE, "deim": LibreDEIM}
 
 
 def main() -> None:

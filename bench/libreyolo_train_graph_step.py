@@ -11,7 +11,7 @@ time between two consecutive batch requests (CUDA events; the loop reads the los
 so each interval holds exactly one finished step). Fastest of `steps` after `warmup` (the graph is
 captured on the third repeat of the shape, inside the warm-up).
 
-  python bench/libreyolo_train_graph_step.py data=YAML [family=yolo9|yolox] [sizes=t] [batches=8] \
+  python bench/libreyolo_train_graph_step.py data=YAML [family=yolo9|yolox|dfine|deim] [sizes=t] [batches=8] \
       [imgsz=640] [cuda_graph=false,true] [steps=24] [warmup=5] [project=DIR] [device=cuda] [--json]
 """
 import json
@@ -22,14 +22,25 @@ import torch
 
 import libreyolo
 from bench_args import parse_bench_args
+import libreyolo.models.deim.trainer as deim_trainer
+import libreyolo.models.dfine.trainer as dfine_trainer
 import libreyolo.models.yolox.trainer as yolox_trainer
+from libreyolo.models.deim.model import LibreDEIM
+from libreyolo.models.dfine.model import LibreDFINE
 from libreyolo.models.yolo9.model import LibreYOLO9
 from libreyolo.models.yolox.model import LibreYOLOX
+
+# The model class, and the trainer module and class name its train() imports (YOLOv9 builds its
+# trainer through _trainer_class() instead).
+FAMILIES = {"yolo9": (LibreYOLO9, None, None), "yolox": (LibreYOLOX, yolox_trainer, "YOLOXTrainer"),
+            "dfine": (LibreDFINE, dfine_trainer, "DFINETrainer"), "deim": (LibreDEIM, deim_trainer, "DEIMTrainer")}
 
 
 class RepeatedBatch:
     """A loader of one batch, yielded `count` times, marking the time before each yield and after
     the last step: CUDA events on the GPU, the host clock on the CPU (a smoke run)."""
+
+    dataset = None  # the DETR trainers look for set_epoch on it
 
     def __init__(self, batch: tuple, count: int, cuda: bool):
         self.batch, self.count, self.cuda = batch, count, cuda
@@ -63,12 +74,10 @@ def time_steps(family: str, size: str, batch: int, imgsz: int, cuda_graph: bool,
     import yaml
     names = yaml.safe_load(open(data))["names"]
     torch.manual_seed(0)
-    model_class = LibreYOLO9 if family == "yolo9" else LibreYOLOX
+    model_class, trainer_module, trainer_name = FAMILIES[family]
     model = model_class(None, size, nb_classes=len(names), device=device)
     measured = {}
-    # LibreYOLO9.train builds its trainer through _trainer_class(), LibreYOLOX.train through the
-    # YOLOXTrainer name of its trainer module.
-    trainer_class = LibreYOLO9._trainer_class(model) if family == "yolo9" else yolox_trainer.YOLOXTrainer
+    trainer_class = LibreYOLO9._trainer_class(model) if family == "yolo9" else getattr(trainer_module, trainer_name)
 
     def bench_trainer(**kwargs):
         trainer = trainer_class(**kwargs)
@@ -96,13 +105,14 @@ def time_steps(family: str, size: str, batch: int, imgsz: int, cuda_graph: bool,
         model._trainer_class = lambda: bench_trainer
         extra["aux_weight"] = 0.0
     else:
-        yolox_trainer.YOLOXTrainer = bench_trainer
+        setattr(trainer_module, trainer_name, bench_trainer)
     try:
         model.train(data=data, epochs=1, batch=batch, imgsz=imgsz, device=device, workers=2, project=project,
                     name=f"{family}-{size}-{batch}-{cuda_graph}", exist_ok=True, seed=0, amp=True,
                     cuda_graph=cuda_graph, **extra)
     finally:
-        yolox_trainer.YOLOXTrainer = trainer_class if family == "yolox" else yolox_trainer.YOLOXTrainer
+        if trainer_module is not None:
+            setattr(trainer_module, trainer_name, trainer_class)
     return {"impl": f"LibreYOLO {libreyolo.__version__} (torch {torch.__version__})", "model": f"{family}-{size}",
             "batch": batch, "cuda_graph": cuda_graph, **measured}
 

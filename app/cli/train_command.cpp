@@ -25,8 +25,8 @@ extern "C" void request_training_stop(int) {
 
 const char* kTrainHelp = R"(libreyolo train — train a model on a dataset
 
-keys (defaults in brackets: YOLOv9's, then YOLOX's, then RT-DETR's, LibreYOLO's for each; one value
-when they agree):
+keys (defaults in brackets: YOLOv9's, then YOLOX's, RT-DETR's, D-FINE's and DEIM's, LibreYOLO's
+for each; one value when they agree):
   model=NAME|FILE   a model name or a .safetensors / LibreYOLO .pt checkpoint to start from
                     [yolo9-t]: {trainable models}
   pretrained=BOOL   true: a name starts from LibreYOLO's pretrained weights (./weights/, the
@@ -34,26 +34,38 @@ when they agree):
                     pretrained=False (a checkpoint's architecture too) [true]
   download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
   data=FILE         the data YAML (required)
-  epochs=N [100 | 300 | 72]  batch=N [16 | 16 | 4]  imgsz=N [640]  workers=N [4]  device=D [auto]
+  epochs=N [100 | 300 | 72 | 132]  batch=N [16 | 16 | 4 | 16]  imgsz=N [640]  workers=N [4]  device=D [auto]
   seed=N [0]
-  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | SGD | AdamW]
-  lr0=F [0.01 | 0.01 | 0.0001]  momentum=F (Adam: beta1) [0.937 | 0.9 | 0.9]
-  scheduler=NAME    linear (warm-up, then linear to lr0 x lrf) or yoloxwarmcos (quadratic warm-up,
-                    cosine to lr0 x lrf, held for the last close_mosaic epochs)
-                    [linear | yoloxwarmcos | linear]
-  lrf=F             final lr = lr0 x lrf (min_lr_ratio=F too) [0.01 | 0.05 | 1.0: constant]
-  weight_decay=F [0.0005 | 0.0005 | 0.0001]  warmup_epochs=N [3 | 5 | 0]
-  warmup_lr_start=F [0.0001 | 0 | 0.0001]  warmup_momentum=F (linear) [0.8]
-  ema_decay=F       the weights' moving average [0.9999 | 0.9998 | 0.9999]
+  optimizer=NAME    SGD (nesterov), Adam or AdamW [SGD | SGD | AdamW | AdamW]
+  lr0=F [0.01 | 0.01 | 0.0001 | D-FINE 0.0002, DEIM 0.0001]
+  momentum=F (Adam: beta1) [0.937 | 0.9 | 0.9 | 0.9]
+  scheduler=NAME    linear (warm-up, then linear to lr0 x lrf), yoloxwarmcos (quadratic warm-up,
+                    cosine to lr0 x lrf, held for the last close_mosaic epochs) or flat_cosine
+                    (linear warm-up, lr0, cosine to lr0 x lrf over the last close_mosaic epochs)
+                    [linear | yoloxwarmcos | linear | flat_cosine]
+  lrf=F             final lr = lr0 x lrf (min_lr_ratio=F too) [0.01 | 0.05 | 1.0: constant | 0.05]
+  weight_decay=F [0.0005 | 0.0005 | 0.0001 | 0.0001]  warmup_epochs=N [3 | 5 | 0 | 2]
+  warmup_lr_start=F [0.0001 | 0 | 0.0001 | 0.000001]  warmup_momentum=F (linear) [0.8]
+  ema_decay=F       the weights' moving average [0.9999 | 0.9998 | 0.9999 | 0.9999]
+  ema_restart_decay=F  > 0: the average's constant decay in the last close_mosaic epochs
+                    [0 | 0 | 0 | 0.9999]
   lr_backbone=F     RT-DETR: the backbone's learning rate [0.000005]
-  clip_max_norm=F   clip the gradients' global norm to F, 0 off [0 | 0 | 0.1]
-  multi_scale=BOOL  each batch at a random size of 0.75-1.25 x imgsz [false]
+  backbone_lr_mult=F  D-FINE, DEIM: the backbone's lr as a multiple of the schedule's
+                    [D-FINE 0.5; DEIM n, s 0.5, m 0.1, l 0.05, x 0.01]
+  clip_max_norm=F   clip the gradients' global norm to F, 0 off [0 | 0 | 0.1 | 0.1]
+  multi_scale=BOOL  each batch at a random size of 0.75-1.25 x imgsz while the strong
+                    augmentations last [false | false | false | true, D-FINE n false]
+  base_size_repeat=N  multi_scale: imgsz itself N times among the sizes
+                    [3; D-FINE s 20, m 6, l 4, x 3]
 augmentation:
   mosaic=F          mosaic probability (mosaic_prob=F too) [1.0 | 1.0 | 0]
   close_mosaic=N    no mosaic (nor affine, MixUp) for the last N epochs (no_aug_epochs=N too) [15 | 15 | 0]
   degrees=F [0 | 10]  translate=F [0.1]  shear=F [0 | 2]  mosaic_scale=LOW,HIGH [0.5,1.5 | 0.1,2.0]
   mixup_prob=F      YOLOX: MixUp of a mosaic with another image [0 | 1.0]  mixup_scale=LOW,HIGH [0.5,1.5]
-  hsv_prob=F [1.0]  flip_prob=F [0.5]
+  hsv_prob=F [1.0 | 1.0 | 1.0 | 0]  flip_prob=F [0.5]
+  aug_stop_epoch_ratio=F  D-FINE, DEIM: photometric distortion, zoom-out, IoU crop and
+                    multi_scale end after epoch min(epochs x F, epochs - close_mosaic)
+                    [D-FINE 0.85, DEIM 0.91]
   patience=N [50]  eval_interval=N [1 | 10 | 1]  save_period=N [-1 | 10 | -1]
   project=DIR [runs/train]  name=NAME [exp]  exist_ok=BOOL [false]
   resume=BOOL       continue project/name from its weights/last.* [false]
@@ -103,20 +115,58 @@ std::string graph_outcome(const TrainResult& r) {
 }
 
 int run_train(const std::vector<std::string>& argv) {
-    const Arguments args =
-        parse_arguments(argv, {"model",         "pretrained",    "download",        "data",
-                               "epochs",        "batch",         "imgsz",           "workers",
-                               "device",        "seed",          "optimizer",       "lr0",
-                               "lrf",           "min_lr_ratio",  "scheduler",       "momentum",
-                               "weight_decay",  "warmup_epochs", "warmup_lr_start", "warmup_momentum",
-                               "ema_decay",     "mosaic",        "mosaic_prob",     "close_mosaic",
-                               "no_aug_epochs", "degrees",       "translate",       "shear",
-                               "mosaic_scale",  "mixup_prob",    "mixup_scale",     "hsv_prob",
-                               "flip_prob",     "patience",      "eval_interval",   "save_period",
-                               "project",       "name",          "exist_ok",        "resume",
-                               "amp",           "sync_bn",       "dist_timeout",    "lr_backbone",
-                               "clip_max_norm", "multi_scale"},
-                        {"cuda-graph"});
+    const Arguments args = parse_arguments(argv,
+                                           {"model",
+                                            "pretrained",
+                                            "download",
+                                            "data",
+                                            "epochs",
+                                            "batch",
+                                            "imgsz",
+                                            "workers",
+                                            "device",
+                                            "seed",
+                                            "optimizer",
+                                            "lr0",
+                                            "lrf",
+                                            "min_lr_ratio",
+                                            "scheduler",
+                                            "momentum",
+                                            "weight_decay",
+                                            "warmup_epochs",
+                                            "warmup_lr_start",
+                                            "warmup_momentum",
+                                            "ema_decay",
+                                            "mosaic",
+                                            "mosaic_prob",
+                                            "close_mosaic",
+                                            "no_aug_epochs",
+                                            "degrees",
+                                            "translate",
+                                            "shear",
+                                            "mosaic_scale",
+                                            "mixup_prob",
+                                            "mixup_scale",
+                                            "hsv_prob",
+                                            "flip_prob",
+                                            "patience",
+                                            "eval_interval",
+                                            "save_period",
+                                            "project",
+                                            "name",
+                                            "exist_ok",
+                                            "resume",
+                                            "amp",
+                                            "sync_bn",
+                                            "dist_timeout",
+                                            "lr_backbone",
+                                            "clip_max_norm",
+                                            "multi_scale",
+                                            "base_size_repeat",
+                                            "backbone_lr_mult",
+                                            "aug_stop_epoch_ratio",
+                                            "ema_restart_decay"},
+                                           {"cuda-graph"});
     // LibreYOLO's names for keys that carry Ultralytics' names here.
     const auto key = [&](const std::string& ours, const std::string& libreyolo) {
         if (args.has(ours) && args.has(libreyolo))
@@ -165,6 +215,10 @@ int run_train(const std::vector<std::string>& argv) {
     o.lr_backbone = args.get_double("lr_backbone", o.lr_backbone);
     o.clip_max_norm = args.get_double("clip_max_norm", o.clip_max_norm);
     o.multi_scale = args.get_bool("multi_scale", o.multi_scale);
+    o.base_size_repeat = args.get_int("base_size_repeat", o.base_size_repeat);
+    o.backbone_lr_mult = args.get_double("backbone_lr_mult", o.backbone_lr_mult);
+    o.aug_stop_epoch_ratio = args.get_double("aug_stop_epoch_ratio", o.aug_stop_epoch_ratio);
+    o.ema_restart_decay = args.get_double("ema_restart_decay", o.ema_restart_decay);
     if (o.data.empty() && !o.resume) throw InvalidArgument("data: name the dataset YAML (libreyolo train data=FILE)");
     o.pretrained = wants_pretrained(args);
     if (o.resume && args.has("pretrained"))

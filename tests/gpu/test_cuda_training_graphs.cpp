@@ -26,6 +26,8 @@
 #include "libreyolo/synth.h"
 #include "libreyolo/train.h"
 #include "model/model_impl.h"
+#include "models/dfine_network/criterion.h"
+#include "models/dfine_network/dfine_network.h"
 #include "models/rtdetr/criterion.h"
 #include "models/rtdetr/recipe.h"
 #include "models/rtdetr/rtdetr.h"
@@ -160,6 +162,47 @@ bool graphed_step_row(torch::nn::Module& net, const graphs::TrainingForward& for
     return record_row(family, size, amp, graph, eager1, eager2, rows) && graphed.replays() == 1;
 }
 
+// A DETR's step 0 graphed (its feature extractor) against several eager runs: their spread
+// (atomics in the deformable attention's backward, the loss's index_put) varies from one pair to
+// the next by more than 10x, so one pair is too small a sample of it. Where eager runs already
+// differ, graph and eager are held to the largest spread between the eager runs.
+bool detr_step_row(torch::nn::Module& net, torch::nn::Module& features, const graphs::TrainingForward& forward,
+                   const std::function<torch::Tensor(const std::vector<torch::Tensor>&)>& decoder_loss,
+                   const torch::Tensor& images, const char* family, const char* size, bool amp,
+                   std::ostringstream& rows) {
+    const auto step = [&](const std::function<std::vector<torch::Tensor>(const torch::Tensor&)>& run) {
+        for (auto& p : net.parameters()) p.mutable_grad() = torch::Tensor();
+        torch::manual_seed(1);
+        const torch::Tensor loss = decoder_loss(run(images));
+        (amp ? loss * 65536.0 : loss).backward();  // the scaler's first scale
+        return record_step(loss, net);
+    };
+    const Snapshot start(net);
+    std::vector<StepResult> eager;
+    for (int run = 0; run < 4; ++run) {
+        eager.push_back(step(forward));
+        start.restore(net);
+    }
+    graphs::GraphedNetwork graphed(features, forward, images);
+    start.restore(net);
+    const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
+    const StepComparison c = compare_steps(graph, eager[0], eager[1]);
+    const double graph_diff = global_relative_difference(graph.grads, eager[0].grads);
+    double eager_diff = 0;
+    for (std::size_t run = 1; run < eager.size(); ++run)
+        eager_diff = std::max(eager_diff, global_relative_difference(eager[run].grads, eager[0].grads));
+    const bool pass = c.loss_equal && c.buffers_equal &&
+                      (c.grads_equal || (!c.eager_repeatable && graph_diff <= std::max(10 * eager_diff, 1e-5)));
+    char row[320];
+    std::snprintf(row, sizeof row, "| %s | detect | %s | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n", family, size,
+                  amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
+                  c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ", graph_diff, eager_diff,
+                  c.category.c_str());
+    qInfo("%s", row);
+    rows << row;
+    return pass;
+}
+
 }  // namespace
 
 class TestCudaTrainingGraphs : public QObject {
@@ -234,64 +277,60 @@ private Q_SLOTS:
                 };
                 failures += graphed_step_row(*net, forward, step, images, "yolox", size, amp, rows) ? 0 : 1;
             }
-        // RT-DETR: the backbone and encoder captured, the decoder (whose denoising queries follow
-        // the ground truth) and the loss eager; the denoising draws seeded alike for every run.
+        // The DETRs: the backbone and encoder captured, the decoder (whose denoising queries follow
+        // the ground truth), the matching and the loss eager; the denoising draws seeded alike.
+        const auto truth = models::detr_targets(targets);
         for (const bool amp : {false, true}) {
             torch::manual_seed(0);
             Model model = Model::create("rtdetr-r18", 6, "cuda");
             auto net = std::dynamic_pointer_cast<models::rtdetr::RTDETRModelImpl>(model.impl().net);
             net->train();
-            const auto truth = models::detr_targets(targets);
             const models::rtdetr::RTDETRCriterion criterion(6);
             const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
                 const CudaAutocast autocast(amp);
                 return net->encoder(net->backbone(x));
             };
-            const auto step = [&](const std::function<std::vector<torch::Tensor>(const torch::Tensor&)>& run) {
-                for (auto& p : net->parameters()) p.mutable_grad() = torch::Tensor();
-                torch::manual_seed(1);
-                const std::vector<torch::Tensor> feats = run(images);
+            const auto decoder_loss = [&](const std::vector<torch::Tensor>& feats) {
                 models::rtdetr::TrainingOutput out;
                 {
                     const CudaAutocast autocast(amp);
                     out = net->decoder->forward_train(feats, truth, {});
                 }
-                const models::rtdetr::LossTerms loss = criterion(out, truth);
-                (amp ? loss.total * 65536.0 : loss.total).backward();
-                return record_step(loss.total, *net);
+                return criterion(out, truth).total;
             };
-            const Snapshot start(*net);
-            // Several eager runs: their spread (atomics in the deformable attention's backward, the
-            // loss's index_put) varies from one pair to the next by more than 10x, so one pair is
-            // too small a sample of it.
-            std::vector<StepResult> eager;
-            for (int run = 0; run < 4; ++run) {
-                eager.push_back(step(forward));
-                start.restore(*net);
-            }
-            const StepResult& eager1 = eager[0];
-            const StepResult& eager2 = eager[1];
-            graphs::GraphedNetwork graphed(net->feature_extractor(), forward, images);
-            start.restore(*net);
-            const StepResult graph = step([&](const torch::Tensor& x) { return graphed(x); });
-            const StepComparison c = compare_steps(graph, eager1, eager2);
-            // Where eager runs already differ, graph and eager are held to the largest spread
-            // between the eager runs.
-            const double graph_diff = global_relative_difference(graph.grads, eager1.grads);
-            double eager_diff = 0;
-            for (std::size_t run = 1; run < eager.size(); ++run)
-                eager_diff = std::max(eager_diff, global_relative_difference(eager[run].grads, eager1.grads));
-            const bool pass = c.loss_equal && c.buffers_equal &&
-                              (c.grads_equal || (!c.eager_repeatable && graph_diff <= std::max(10 * eager_diff, 1e-5)));
-            failures += pass ? 0 : 1;
-            char row[320];
-            std::snprintf(row, sizeof row, "| rtdetr | detect | r18 | %s | 8 | %s | %s | %s | %.2e | %.2e | %s |\n",
-                          amp ? "AMP (float16)" : "float32", c.loss_equal ? "equal" : "DIFFERS",
-                          c.buffers_equal ? "equal" : "DIFFER", c.grads_equal ? "equal" : "differ", graph_diff,
-                          eager_diff, c.category.c_str());
-            qInfo("%s", row);
-            rows << row;
+            failures +=
+                detr_step_row(*net, net->feature_extractor(), forward, decoder_loss, images, "rtdetr", "r18", amp, rows)
+                    ? 0
+                    : 1;
         }
+        for (const char* family : {"dfine", "deim"})
+            for (const char* size : {"n", "s"})
+                for (const bool amp : {false, true}) {
+                    torch::manual_seed(0);
+                    Model model = Model::create(std::string(family) + "-" + size, 6, "cuda");
+                    auto net = std::dynamic_pointer_cast<models::dfine_network::DFINENetworkImpl>(model.impl().net);
+                    net->train();
+                    const models::dfine_network::DFINECriterion criterion(std::string(family) == "deim"
+                                                                              ? models::dfine_network::Variant::DEIM
+                                                                              : models::dfine_network::Variant::DFINE,
+                                                                          6);
+                    const graphs::TrainingForward forward = [&](const torch::Tensor& x) {
+                        const CudaAutocast autocast(amp);
+                        return net->encoder(net->backbone(x));
+                    };
+                    const auto decoder_loss = [&](const std::vector<torch::Tensor>& feats) {
+                        models::dfine_network::TrainingOutput out;
+                        {
+                            const CudaAutocast autocast(amp);
+                            out = net->decoder->forward_train(feats, truth, models::dfine_network::denoising_options());
+                        }
+                        return criterion(out, truth, net->decoder->up, net->decoder->reg_scale).total;
+                    };
+                    failures += detr_step_row(*net, net->feature_extractor(), forward, decoder_loss, images, family,
+                                              size, amp, rows)
+                                    ? 0
+                                    : 1;
+                }
         if (const char* out = std::getenv("LIBREYOLO_GRAPH_TRAINING_PARITY_OUT"))
             write_parity(out, rows.str(), failures);
         QCOMPARE(failures, 0);
@@ -446,7 +485,8 @@ private:
             << "is a bar no run clears). `rel. diff` is the largest |a - b| / max|b| over the parameters.\n"
             << "YOLOX rows: the whole network is graphed (its training maps, raw regressions included); SimOTA\n"
             << "and the loss, L1 term on, run eager in float32.\n"
-            << "RT-DETR rows: the backbone and encoder are graphed, the decoder (its denoising queries follow\n"
+            << "RT-DETR, D-FINE and DEIM rows: the backbone and encoder are graphed, the decoder (its\n"
+            << "denoising queries follow "
             << "the ground truth), the matching and the loss run eager, the denoising draws seeded alike; an\n"
             << "eager-noise row passes when graph vs eager is within ten times the largest difference between\n"
             << "four eager runs (the atomics' spread varies tenfold from one pair to the next); their\n"

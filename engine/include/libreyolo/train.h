@@ -5,8 +5,12 @@
 // (train_defaults): the same groups at momentum 0.9, quadratic warm-up, cosine to lr0 · lrf held
 // through the last close_mosaic epochs, mosaic with rotation, shear and MixUp, the L1 loss term
 // once mosaic is off. RT-DETR: AdamW over four groups (the backbone at lr_backbone), constant lr,
-// gradients clipped to clip_max_norm, no mosaic, images resized as its predict does. All: EMA
-// (ema_decay, tau 2000), validation on the EMA weights, checkpoints and results.csv per epoch.
+// gradients clipped to clip_max_norm, no mosaic, images resized as its predict does. D-FINE and
+// DEIM: AdamW over four groups (backbone / rest × decay / none, the backbone at backbone_lr_mult),
+// flat_cosine, clipped gradients, photometric distortion, zoom-out and IoU crop until
+// aug_stop_epoch_ratio, multi-scale batches, the EMA's decay constant for the last close_mosaic
+// epochs. All: EMA (ema_decay, tau 2000), validation on the EMA weights, checkpoints and
+// results.csv per epoch.
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -38,7 +42,8 @@ struct TrainOptions {
     double lr0 = 0.01;
     double lrf = 0.01;  // final lr = lr0 · lrf (LibreYOLO's min_lr_ratio)
     // linear: warm-up then linear to lr0 · lrf. yoloxwarmcos: quadratic warm-up, cosine to
-    // lr0 · lrf, then lr0 · lrf for the last close_mosaic epochs; momentum constant.
+    // lr0 · lrf, then lr0 · lrf for the last close_mosaic epochs; momentum constant. flat_cosine:
+    // linear warm-up, lr0, then a cosine to lr0 · lrf over the last close_mosaic epochs.
     std::string scheduler = "linear";
     double momentum = 0.937;
     double weight_decay = 5e-4;
@@ -56,7 +61,10 @@ struct TrainOptions {
     std::array<float, 2> mixup_scale{0.5f, 1.5f};
     float hsv_prob = 1.0f, flip_prob = 0.5f;
     double ema_decay = 0.9999;  // the EMA's decay, ramped up as ema_decay · (1 − e^(−updates / 2000))
-    bool amp = true;            // mixed precision, CUDA only
+    // > 0: the EMA's decay from the first of the last close_mosaic epochs on, constant (no ramp):
+    // LibreYOLO's D-FINE and DEIM "EMA restart". 0: ema_decay throughout.
+    double ema_restart_decay = 0;
+    bool amp = true;  // mixed precision, CUDA only
     int seed = 0;
     int patience = 50;      // epochs without a better mAP50-95 before stopping
     int eval_interval = 1;  // validate every N epochs (and always after the last)
@@ -81,8 +89,16 @@ struct TrainOptions {
     double lr_backbone = 5e-6;
     double clip_max_norm = 0;  // > 0: the gradients' global L2 norm is clipped to it every step
     // Each batch resized to a random size of 0.75–1.25 × imgsz (multiples of 32, imgsz itself
-    // three times as likely), LibreYOLO's DETR multi-scale.
+    // base_size_repeat times among them), LibreYOLO's DETR multi-scale, while the strong
+    // augmentations last (mosaic epochs; D-FINE and DEIM: until aug_stop_epoch_ratio).
     bool multi_scale = false;
+    int base_size_repeat = 3;
+    // D-FINE, DEIM: the backbone's learning rate as a multiple of the schedule's (LibreYOLO's
+    // backbone_lr_mult).
+    double backbone_lr_mult = 1.0;
+    // D-FINE, DEIM: the strong augmentations and multi_scale end after epoch
+    // min(⌊epochs · aug_stop_epoch_ratio⌋, max(1, epochs − close_mosaic)).
+    double aug_stop_epoch_ratio = 1.0;
 };
 
 // The options a run of model starts from: LibreYOLO's defaults for the model's family (a model
@@ -91,7 +107,11 @@ struct TrainOptions {
 // degrees 10, shear 2, mosaic_scale 0.1–2, mixup_prob 1, ema_decay 0.9998, eval_interval and
 // save_period 10, sync_bn). RT-DETR: its RTDETRConfig (epochs 72, batch 4, AdamW, lr0 1e-4
 // constant, lr_backbone 5e-6, betas 0.9 / 0.999, weight_decay 1e-4, no warm-up, no mosaic,
-// clip_max_norm 0.1). model is set in the result.
+// clip_max_norm 0.1). D-FINE and DEIM: their DFINEConfig / DEIMConfig (epochs 132, AdamW, lr0 2e-4 /
+// 1e-4, flat_cosine with 2 warm-up epochs from 1e-6 and lrf 0.05, close_mosaic 4 / 12,
+// weight_decay 1e-4, backbone_lr_mult 0.5 (DEIM by size: 0.5, 0.5, 0.1, 0.05, 0.01), no mosaic,
+// hsv_prob 0, clip_max_norm 0.1, multi_scale with base_size_repeat by size (D-FINE n: off),
+// aug_stop_epoch_ratio 0.85 / 0.91, ema_restart_decay 0.9999). model is set in the result.
 TrainOptions train_defaults(const std::string& model);
 
 // How the training step's CUDA graph (TrainOptions::cuda_graph) went: TrainResult::cuda_graph at

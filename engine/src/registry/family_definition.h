@@ -48,7 +48,7 @@ struct FamilyDefinition {
         infer_spec;
     std::function<nn::Detector(const NetworkSpec&)> build;
     // LibreYOLO's TRAIN_CONFIG for the family, applied over TrainOptions{}; empty: the shared ones.
-    std::function<void(TrainOptions&)> training_defaults;
+    std::function<void(TrainOptions&, const std::string& size)> training_defaults;
     // The training loop's view of the family (train/family_recipe.h); empty: it cannot be trained.
     std::function<std::unique_ptr<training::FamilyRecipe>(const nn::Detector&, int nc)> make_recipe;
 };

@@ -11,14 +11,15 @@
 namespace libreyolo {
 namespace {
 
-// "" when model is neither a model name nor a file (train() says what is wrong with it).
-std::string family_of(const std::string& model) {
-    if (looks_like_model_name(model)) return parse_model_name(model).family;
+// The family and size of model; family "" when model is neither a model name nor a file (train()
+// says what is wrong with it).
+ModelName architecture_of(const std::string& model) {
+    if (looks_like_model_name(model)) return parse_model_name(model);
     if (!std::filesystem::is_regular_file(model))  // LibreYOLO's file name not downloaded yet, or a typo
-        return is_pretrained_file_name(model) ? parse_model_name(std::filesystem::path(model).stem().string()).family
-                                              : "";
+        return is_pretrained_file_name(model) ? parse_model_name(std::filesystem::path(model).stem().string())
+                                              : ModelName{};
     const io::TensorFile file = io::read_weights_layout(model);  // names and shapes: no weights read
-    return registry::infer_network_spec(file.tensors, io::from_metadata(file.metadata, model), model).name.family;
+    return registry::infer_network_spec(file.tensors, io::from_metadata(file.metadata, model), model).name;
 }
 
 }  // namespace
@@ -26,10 +27,10 @@ std::string family_of(const std::string& model) {
 TrainOptions train_defaults(const std::string& model) {
     TrainOptions o;
     o.model = model;
-    const std::string family = family_of(model);
-    if (family.empty()) return o;
-    const registry::FamilyDefinition& definition = registry::family_definition(family);
-    if (definition.training_defaults) definition.training_defaults(o);
+    const ModelName name = architecture_of(model);
+    if (name.family.empty()) return o;
+    const registry::FamilyDefinition& definition = registry::family_definition(name.family);
+    if (definition.training_defaults) definition.training_defaults(o, name.size);
     return o;
 }
 

@@ -35,7 +35,14 @@ public:
     virtual std::shared_ptr<const data::SamplePipeline> sample_pipeline(const data::AugmentOptions&, float) const {
         return nullptr;
     }
-    // Before each epoch's first batch; mosaic_epoch: false in the last close_mosaic epochs.
+    // Throws InvalidArgument naming the key when the run's options cannot work for this network.
+    virtual void check_options(const TrainOptions& /*o*/) const {}
+    // Whether epoch (1-based) still has the strong augmentations (mosaic and the like) and
+    // multi_scale: all but the last close_mosaic epochs, unless the family stops them earlier.
+    virtual bool augmentation_epoch(int epoch, const TrainOptions& o) const {
+        return epoch <= o.epochs - o.close_mosaic;
+    }
+    // Before each epoch's first batch; mosaic_epoch: augmentation_epoch(epoch).
     virtual void begin_epoch(int /*epoch*/, bool /*mosaic_epoch*/) {}
     // Before the optimizer and the EMA exist, for a network not loaded from weights.
     virtual void initialise_fresh_network() {}

@@ -38,7 +38,7 @@ void ModelEma::start(torch::nn::Module& trained) {
 
 void ModelEma::update() {
     ++updates;
-    ema_blend(averaged_, trained_, decay_ * (1 - std::exp(-double(updates) / 2000.0)));
+    ema_blend(averaged_, trained_, ramp_ ? decay_ * (1 - std::exp(-double(updates) / 2000.0)) : decay_);
 }
 
 Model ModelEma::snapshot() const {

@@ -19,8 +19,13 @@ public:
     // Copies the trained network's weights again (after a distributed run broadcast rank 0's), then
     // freezes the average and pairs its tensors with the trained network's for update().
     void start(torch::nn::Module& trained);
-    // One step: the decay ramps up as decay · (1 − e^(−updates / 2000)).
+    // One step: the decay ramps up as decay · (1 − e^(−updates / 2000)), or stays the constant
+    // set_constant_decay gave.
     void update();
+    void set_constant_decay(double decay) {
+        decay_ = decay;
+        ramp_ = false;
+    }
 
     Model::Impl& impl() { return *impl_; }
     // A Model holding a copy of the averaged weights' handle (validation and checkpoints).
@@ -30,6 +35,7 @@ public:
 private:
     std::unique_ptr<Model::Impl> impl_;
     double decay_;
+    bool ramp_ = true;
     // The average's and the trained network's tensor for every floating-point entry, paired once by
     // position: the optimizer and checkpoint loading update both in place.
     std::vector<torch::Tensor> averaged_, trained_;

@@ -16,7 +16,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainOptions, model, pretrained,
                                                 warmup_momentum, warmup_lr_start, close_mosaic, mosaic, degrees,
                                                 translate, shear, mosaic_scale, mixup_prob, mixup_scale, hsv_prob,
                                                 flip_prob, ema_decay, seed, patience, eval_interval, save_period,
-                                                sync_bn, lr_backbone, clip_max_norm, multi_scale)
+                                                sync_bn, lr_backbone, clip_max_norm, multi_scale, base_size_repeat,
+                                                backbone_lr_mult, aug_stop_epoch_ratio, ema_restart_decay)
 
 namespace training {
 

@@ -12,20 +12,34 @@ Schedule Schedule::of(const TrainOptions& o, int batches_per_epoch) {
     Kind kind = Kind::Linear;
     if (o.scheduler == "yoloxwarmcos")
         kind = Kind::WarmupCosine;
+    else if (o.scheduler == "flat_cosine")
+        kind = Kind::FlatCosine;
     else if (o.scheduler != "linear")
-        throw InvalidArgument("scheduler: '" + o.scheduler + "' is not linear or yoloxwarmcos");
-    return {kind,
-            o.lr0,
-            o.lr0 * o.lrf,
-            std::min(o.warmup_lr_start, o.lr0),
-            o.warmup_momentum,
-            o.momentum,
-            int64_t(batches_per_epoch) * o.warmup_epochs,
-            int64_t(batches_per_epoch) * o.epochs,
-            int64_t(batches_per_epoch) * o.close_mosaic};
+        throw InvalidArgument("scheduler: '" + o.scheduler + "' is not linear, yoloxwarmcos or flat_cosine");
+    Schedule s{kind,
+               o.lr0,
+               o.lr0 * o.lrf,
+               std::min(o.warmup_lr_start, o.lr0),
+               o.warmup_momentum,
+               o.momentum,
+               int64_t(batches_per_epoch) * o.warmup_epochs,
+               int64_t(batches_per_epoch) * o.epochs,
+               int64_t(batches_per_epoch) * o.close_mosaic};
+    // FlatCosineScheduler's budget guard: the cosine never reaches back into the warm-up.
+    if (kind == Kind::FlatCosine)
+        s.plateau_iters = std::min(s.plateau_iters, std::max<int64_t>(0, s.total_iters - s.warmup_iters));
+    return s;
 }
 
 double Schedule::lr(int64_t it) const {
+    if (kind == Kind::FlatCosine) {
+        if (it <= warmup_iters)
+            return warmup_iters > 0 ? (lr0 - warmup_start) * double(it) / double(warmup_iters) + warmup_start : lr0;
+        const int64_t cosine_start = total_iters - plateau_iters;
+        if (it < cosine_start) return lr0;
+        const double progress = std::min(1.0, double(it - cosine_start) / double(std::max<int64_t>(1, plateau_iters)));
+        return final_lr + 0.5 * (lr0 - final_lr) * (1 + std::cos(std::numbers::pi * progress));
+    }
     if (kind == Kind::WarmupCosine) {
         if (warmup_iters > 0 && it <= warmup_iters) {
             const double progress = double(it) / double(warmup_iters);
@@ -64,12 +78,12 @@ void apply_schedule(torch::optim::Optimizer& opt, const std::string& kind, doubl
     }
 }
 
-std::vector<int> multi_scale_sizes(int imgsz) {
+std::vector<int> multi_scale_sizes(int imgsz, int repeat) {
     const int low = static_cast<int>(imgsz * 0.75 / 32) * 32, high = static_cast<int>(imgsz * 1.25 / 32) * 32;
     const int steps = (imgsz - low) / 32;
     std::vector<int> sizes;
     for (int i = 0; i < steps; ++i) sizes.push_back(low + 32 * i);
-    for (int i = 0; i < 3; ++i) sizes.push_back(imgsz);
+    for (int i = 0; i < repeat; ++i) sizes.push_back(imgsz);
     for (int i = 0; i < steps; ++i) sizes.push_back(high - 32 * i);
     return sizes;
 }

@@ -16,8 +16,11 @@ namespace libreyolo::training {
 // warmup_momentum up.
 // yoloxwarmcos: LibreYOLO's WarmupCosineScheduler, quadratic from warmup_lr_start to lr0, cosine
 // down to lr0 · lrf, which the last close_mosaic epochs keep; momentum constant.
+// flat_cosine: LibreYOLO's FlatCosineScheduler as its D-FINE and DEIM trainers apply it: linear
+// from warmup_lr_start to lr0 over the warm-up steps, lr0, then a cosine down to lr0 · lrf over the
+// last close_mosaic epochs (at most the steps after the warm-up); momentum constant.
 struct Schedule {
-    enum class Kind { Linear, WarmupCosine };
+    enum class Kind { Linear, WarmupCosine, FlatCosine };
     Kind kind = Kind::Linear;
     double lr0, final_lr, warmup_start, warmup_momentum, momentum;
     int64_t warmup_iters, total_iters, plateau_iters;
@@ -33,7 +36,7 @@ void apply_schedule(torch::optim::Optimizer& opt, const std::string& kind, doubl
                     const std::vector<double>& lr_ratios);
 
 // LibreYOLO's multi-scale sizes around imgsz: multiples of 32 from 0.75 to 1.25 times it, imgsz
-// itself three times over (the upstream DETR ports' generate_scales).
-std::vector<int> multi_scale_sizes(int imgsz);
+// itself repeat times over (the upstream DETR ports' generate_scales).
+std::vector<int> multi_scale_sizes(int imgsz, int repeat);
 
 }  // namespace libreyolo::training

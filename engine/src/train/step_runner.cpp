@@ -23,10 +23,10 @@ StepRunner::StepRunner(const TrainOptions& o, Parts parts, torch::Device device,
       amp_(amp),
       batches_per_epoch_(batches_per_epoch),
       schedule_(Schedule::of(o, batches_per_epoch)),
-      scales_(multi_scale_sizes(o.imgsz)) {}
+      scales_(multi_scale_sizes(o.imgsz, o.base_size_repeat)) {}
 
-torch::Tensor StepRunner::sized_for_step(torch::Tensor images, int64_t step) const {
-    if (!o_.multi_scale) return images;
+torch::Tensor StepRunner::sized_for_step(torch::Tensor images, int64_t step, int epoch) const {
+    if (!o_.multi_scale || !p_.recipe.augmentation_epoch(epoch, o_)) return images;
     // One size per batch, the same on every rank (seeded by the step); targets are normalised, so
     // only the images change.
     data::Rng rng((static_cast<std::uint64_t>(o_.seed) + 7) * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint64_t>(step));
@@ -52,7 +52,7 @@ StepOutcome StepRunner::run(const data::Batch& batch, int epoch, int b, const st
     const double lr = schedule_.lr(step);
     apply_schedule(p_.optimizer, o_.optimizer, lr, schedule_.beta(step), p_.recipe.lr_ratios());
     // Pinned batches make these copies asynchronous.
-    const torch::Tensor images = sized_for_step(batch.images.to(device_, /*non_blocking=*/true), step);
+    const torch::Tensor images = sized_for_step(batch.images.to(device_, /*non_blocking=*/true), step, epoch);
     const torch::Tensor targets = batch.targets.to(device_, /*non_blocking=*/true);
     StepLoss loss;
     try {

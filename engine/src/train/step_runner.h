@@ -52,7 +52,7 @@ public:
     StepOutcome run(const data::Batch& batch, int epoch, int b, const std::atomic<bool>* stop);
 
 private:
-    torch::Tensor sized_for_step(torch::Tensor images, int64_t step) const;
+    torch::Tensor sized_for_step(torch::Tensor images, int64_t step, int epoch) const;
     StepLoss forward_and_backward(const torch::Tensor& images, const torch::Tensor& targets);
     StepOutcome read_back(const StepLoss& loss, const std::atomic<bool>* stop);
 

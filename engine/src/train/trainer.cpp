@@ -39,8 +39,8 @@ void validate_options(const TrainOptions& o) {
     if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
         fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
     if (!(o.clip_max_norm >= 0)) fail("clip_max_norm: must be 0 (off) or positive");
-    if (o.scheduler != "linear" && o.scheduler != "yoloxwarmcos")
-        fail("scheduler: '" + o.scheduler + "' is not linear or yoloxwarmcos");
+    if (o.scheduler != "linear" && o.scheduler != "yoloxwarmcos" && o.scheduler != "flat_cosine")
+        fail("scheduler: '" + o.scheduler + "' is not linear, yoloxwarmcos or flat_cosine");
     const auto probability = [&](const char* key, float p) {
         if (!(p >= 0 && p <= 1)) fail(std::string(key) + ": must be a probability in [0, 1], got " + std::to_string(p));
     };
@@ -58,6 +58,12 @@ void validate_options(const TrainOptions& o) {
     if (!(o.degrees >= 0 && o.shear >= 0 && o.translate >= 0 && o.translate < 1))
         fail("degrees, shear, translate: must be non-negative (translate below 1)");
     if (!(o.ema_decay > 0 && o.ema_decay < 1)) fail("ema_decay: must be in (0, 1), got " + std::to_string(o.ema_decay));
+    if (!(o.ema_restart_decay >= 0 && o.ema_restart_decay < 1))
+        fail("ema_restart_decay: must be 0 (off) or in (0, 1), got " + std::to_string(o.ema_restart_decay));
+    if (o.base_size_repeat < 1) fail("base_size_repeat: must be at least 1, got " + std::to_string(o.base_size_repeat));
+    if (!(o.backbone_lr_mult > 0)) fail("backbone_lr_mult: must be positive");
+    if (!(o.aug_stop_epoch_ratio > 0 && o.aug_stop_epoch_ratio <= 1))
+        fail("aug_stop_epoch_ratio: must be in (0, 1], got " + std::to_string(o.aug_stop_epoch_ratio));
 }
 
 class TrainingRun {
@@ -136,6 +142,7 @@ void TrainingRun::load_network(const DatasetConfig& config) {
     Model::Impl& impl = model_->impl();
     const int nc = static_cast<int>(config.names.size());
     recipe_ = training::make_family_recipe(impl.spec.name.family, impl.net, nc);
+    recipe_->check_options(o_);
     if (o_.sync_bn && rank_ && !recipe_->supports_sync_batch_norm())
         throw NotSupported("sync_bn: the " + family_traits(impl.spec.name.family).display_name +
                            " family's batch norm layers are not synchronised across ranks; train " +
@@ -257,7 +264,10 @@ bool TrainingRun::train_epoch(int epoch) {
     training::EpochTotals totals;
     totals.start = Clock::now();
     totals.sums.assign(1 + loss_names_.size(), 0.0);
-    const bool mosaic_epoch = epoch <= o_.epochs - o_.close_mosaic;
+    const bool mosaic_epoch = recipe_->augmentation_epoch(epoch, o_);
+    // LibreYOLO's EMA restart (D-FINE, DEIM): a constant decay once the last close_mosaic epochs begin
+    // (a resumed run in them sets it again).
+    if (o_.ema_restart_decay > 0 && epoch > o_.epochs - o_.close_mosaic) ema_->set_constant_decay(o_.ema_restart_decay);
     loader_->begin_epoch(epoch, mosaic_epoch);
     recipe_->begin_epoch(epoch, mosaic_epoch);
     model_->impl().net->train();

@@ -2,6 +2,7 @@
 
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
+#include "models/dfine_network/recipe.h"
 #include "models/weight_shapes.h"
 
 namespace libreyolo::models::dfine_network {
@@ -49,7 +50,9 @@ registry::FamilyDefinition family_definition(Variant variant, const std::string&
     f.traits.weights_prefix = weights_prefix;
     f.traits.default_imgsz = 640;
     // Every size × float32/float16 × batch 1/8 replays bit-identically (docs/graph-parity.md).
+    // Training graphs: the backbone and encoder, the decoder eager (docs/graph-training-parity.md).
     f.traits.cuda_graph_inference_tasks = {"detect"};
+    f.traits.cuda_graph_training_tasks = {"detect"};
     f.traits.fused_attention_default = false;
     f.traits.input_resize = InputResize::StretchPil;
     f.traits.nms_free = true;
@@ -78,6 +81,12 @@ registry::FamilyDefinition family_definition(Variant variant, const std::string&
     };
     f.build = [variant](const registry::NetworkSpec& spec) -> nn::Detector {
         return std::make_shared<DFINENetworkImpl>(network_options(variant, spec.name.size, spec.nc));
+    };
+    f.training_defaults = [variant](TrainOptions& o, const std::string& size) { training_defaults(variant, o, size); };
+    f.make_recipe = [variant, family](const nn::Detector& net, int nc) -> std::unique_ptr<training::FamilyRecipe> {
+        auto dfine = std::dynamic_pointer_cast<DFINENetworkImpl>(net);
+        if (!dfine) throw InvalidArgument(family + " recipe: the network is not a D-FINE network");
+        return std::make_unique<DFINERecipe>(dfine, variant, nc);
     };
     return f;
 }

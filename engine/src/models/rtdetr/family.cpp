@@ -45,7 +45,7 @@ void infer_spec(const registry::WeightMap& weights, const io::CheckpointMeta& me
 }
 
 // LibreYOLO's RTDETRConfig.
-void training_defaults(TrainOptions& o) {
+void training_defaults(TrainOptions& o, const std::string& /*size*/) {
     o.epochs = 72;
     o.batch = 4;
     o.optimizer = "AdamW";

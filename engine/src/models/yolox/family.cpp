@@ -60,7 +60,7 @@ void infer_spec(const registry::WeightMap& weights, const io::CheckpointMeta& me
 
 // LibreYOLO's YOLOXConfig (TrainConfig with momentum 0.9 and sync_bn) and YOLOXTrainer: lr0 0.01
 // whatever the batch, every size at 640.
-void training_defaults(TrainOptions& o) {
+void training_defaults(TrainOptions& o, const std::string& /*size*/) {
     o.epochs = 300;
     o.momentum = 0.9;
     o.scheduler = "yoloxwarmcos";
