@@ -10,26 +10,29 @@
 
 namespace {
 
-// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's, YOLOX's and RT-DETR's.
+// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's, YOLOX's, RT-DETR's, D-FINE's
+// and DEIM's.
 constexpr const char* kLossPartNames[] = {
     QT_TRANSLATE_NOOP("TrainCharts", "box"), QT_TRANSLATE_NOOP("TrainCharts", "cls"),
     QT_TRANSLATE_NOOP("TrainCharts", "dfl"), QT_TRANSLATE_NOOP("TrainCharts", "iou"),
     QT_TRANSLATE_NOOP("TrainCharts", "obj"), QT_TRANSLATE_NOOP("TrainCharts", "l1"),
     QT_TRANSLATE_NOOP("TrainCharts", "vfl"), QT_TRANSLATE_NOOP("TrainCharts", "bbox"),
-    QT_TRANSLATE_NOOP("TrainCharts", "giou")};
+    QT_TRANSLATE_NOOP("TrainCharts", "giou"), QT_TRANSLATE_NOOP("TrainCharts", "fgl"),
+    QT_TRANSLATE_NOOP("TrainCharts", "ddf"),  QT_TRANSLATE_NOOP("TrainCharts", "mal")};
 
 // The loss plot's curves: the batch loss, the epoch mean, then the family's parts.
-constexpr int kEpochMean = 1, kFirstPart = 2, kParts = 4;
+constexpr int kEpochMean = 1, kFirstPart = 2, kParts = 5;
 
 // The legend gets a row of its own above the axes, so it never covers the newest data.
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
     const QColor colors[] = {QColor(30, 30, 30),  QColor(200, 60, 40),  QColor(40, 120, 200),
-                             QColor(60, 160, 60), QColor(150, 60, 170), QColor(210, 150, 30)};
+                             QColor(60, 160, 60), QColor(150, 60, 170), QColor(210, 150, 30),
+                             QColor(20, 160, 170)};
     for (int i = 0; i < series.size(); ++i) {
         QCPGraph* g = plot->addGraph();
         g->setName(series[i]);
-        g->setPen(QPen(colors[i % 6], 1.5));
+        g->setPen(QPen(colors[i % 7], 1.5));
     }
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -74,7 +77,7 @@ void dropFrom(QCPGraph* graph, double key) {
 
 TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent) {
     lossPlot_ =
-        makePlot(tr("step"), tr("loss"), {tr("loss"), tr("epoch mean"), tr("box"), tr("cls"), tr("dfl"), ""}, this);
+        makePlot(tr("step"), tr("loss"), {tr("loss"), tr("epoch mean"), tr("box"), tr("cls"), tr("dfl"), "", ""}, this);
     lossPlot_->graph(kEpochMean)->setLineStyle(QCPGraph::lsNone);
     lossPlot_->graph(kEpochMean)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
     showParts(3);
@@ -124,7 +127,7 @@ void TrainCharts::addBatch(const libreyolo::TrainEvent& e) {
         for (int i = 0; i < plot->graphCount(); ++i) dropFrom(plot->graph(i), e.step);
     lossPlot_->graph(0)->addData(e.step, e.loss);
     // The family's parts (YOLOv9: box, cls, dfl; YOLOX: iou, obj, cls, l1; RT-DETR: vfl, bbox,
-    // giou) name the curves.
+    // giou; D-FINE: vfl, bbox, giou, fgl, ddf; DEIM: mal, ...) name the curves.
     const int parts = std::min(static_cast<int>(e.loss_parts.size()), kParts);
     showParts(parts);
     for (int i = 0; i < parts; ++i) {

@@ -175,6 +175,37 @@ private Q_SLOTS:
         QVERIFY(page.lossPlot()->graph(5)->dataCount() >= 2);
     }
 
+    // A DEIM model brings LibreYOLO's DEIMConfig (the form's fields and what the form does not
+    // show), and its run plots DEIM's five loss parts.
+    void aDeimModelBringsItsRecipeAndTrains() {
+        TrainPage page;
+        auto* model = page.findChild<QLineEdit*>("model");
+        QVERIFY(model);
+        model->setText("deim-n");
+        Q_EMIT model->editingFinished();
+        const libreyolo::TrainOptions o = page.options();
+        QCOMPARE(o.optimizer, std::string("AdamW"));
+        QCOMPARE(o.lr0, 1e-4);
+        QCOMPARE(o.epochs, 132);
+        QCOMPARE(o.scheduler, std::string("flat_cosine"));
+        QCOMPARE(o.backbone_lr_mult, 0.5);
+        QVERIFY(o.multi_scale);
+        libreyolo::TrainOptions run = tiny("deim", 1);
+        run.model = "deim-n";
+        run.optimizer = o.optimizer;
+        run.lr0 = o.lr0;
+        run.imgsz = 416;  // multi_scale's smallest size (288) still leaves the n decoder its 300 queries
+        page.setOptions(run);
+        QSignalSpy finished(&page, &TrainPage::runFinished);
+        page.start();
+        QVERIFY(finished.wait(300000));
+        QCOMPARE(finished.first().at(1).toBool(), false);
+        QStringList parts;
+        for (int g = 2; g < page.lossPlot()->graphCount(); ++g)
+            if (page.lossPlot()->graph(g)->visible()) parts << page.lossPlot()->graph(g)->name();
+        QCOMPARE(parts, (QStringList{"mal", "bbox", "giou", "fgl", "ddf"}));
+    }
+
     void stopLeavesACheckpointThatResumeContinues() {
         TrainPage page;
         page.setOptions(tiny("stopped", 3));
