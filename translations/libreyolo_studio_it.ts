@@ -910,106 +910,121 @@ Resta in uso %2.</translation>
 <context>
     <name>TrainCharts</name>
     <message>
-        <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="77"/>
+        <location filename="../ui/train_charts.cpp" line="16"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>box</source>
         <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="15"/>
-        <location filename="../ui/train_charts.cpp" line="77"/>
+        <location filename="../ui/train_charts.cpp" line="16"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>cls</source>
         <translation>classe</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="77"/>
+        <location filename="../ui/train_charts.cpp" line="17"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="16"/>
+        <location filename="../ui/train_charts.cpp" line="17"/>
         <source>iou</source>
         <translation>iou</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
+        <location filename="../ui/train_charts.cpp" line="18"/>
         <source>obj</source>
         <translation>obj</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
+        <location filename="../ui/train_charts.cpp" line="18"/>
         <source>l1</source>
         <translation>l1</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="18"/>
+        <location filename="../ui/train_charts.cpp" line="19"/>
         <source>vfl</source>
         <translation>vfl</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="18"/>
+        <location filename="../ui/train_charts.cpp" line="19"/>
         <source>bbox</source>
         <translation>riquadro</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="19"/>
+        <location filename="../ui/train_charts.cpp" line="20"/>
         <source>giou</source>
         <translation>GIoU</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="77"/>
-        <location filename="../ui/train_charts.cpp" line="87"/>
+        <location filename="../ui/train_charts.cpp" line="20"/>
+        <source>fgl</source>
+        <translation>FGL</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="21"/>
+        <source>ddf</source>
+        <translation>DDF</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="21"/>
+        <source>mal</source>
+        <translation>MAL</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="90"/>
         <source>step</source>
         <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="77"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>loss</source>
         <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="77"/>
+        <location filename="../ui/train_charts.cpp" line="80"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="81"/>
+        <location filename="../ui/train_charts.cpp" line="84"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="81"/>
+        <location filename="../ui/train_charts.cpp" line="84"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="81"/>
+        <location filename="../ui/train_charts.cpp" line="84"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="81"/>
+        <location filename="../ui/train_charts.cpp" line="84"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="87"/>
+        <location filename="../ui/train_charts.cpp" line="90"/>
         <source>learning rate</source>
         <translation>tasso di apprendimento</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="87"/>
+        <location filename="../ui/train_charts.cpp" line="90"/>
         <source>lr</source>
         <translation>lr</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="87"/>
+        <location filename="../ui/train_charts.cpp" line="90"/>
         <source>step ms</source>
         <translation>ms per passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="91"/>
+        <location filename="../ui/train_charts.cpp" line="94"/>
         <source>ms a step</source>
         <translation>ms per passo</translation>
     </message>

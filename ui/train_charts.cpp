@@ -13,10 +13,10 @@ namespace {
 // The loss parts the engine names (TrainEvent::loss_names): YOLOv9's, YOLOX's, RT-DETR's, D-FINE's
 // and DEIM's.
 constexpr const char* kLossPartNames[] = {
-    QT_TRANSLATE_NOOP("TrainCharts", "box"), QT_TRANSLATE_NOOP("TrainCharts", "cls"),
-    QT_TRANSLATE_NOOP("TrainCharts", "dfl"), QT_TRANSLATE_NOOP("TrainCharts", "iou"),
-    QT_TRANSLATE_NOOP("TrainCharts", "obj"), QT_TRANSLATE_NOOP("TrainCharts", "l1"),
-    QT_TRANSLATE_NOOP("TrainCharts", "vfl"), QT_TRANSLATE_NOOP("TrainCharts", "bbox"),
+    QT_TRANSLATE_NOOP("TrainCharts", "box"),  QT_TRANSLATE_NOOP("TrainCharts", "cls"),
+    QT_TRANSLATE_NOOP("TrainCharts", "dfl"),  QT_TRANSLATE_NOOP("TrainCharts", "iou"),
+    QT_TRANSLATE_NOOP("TrainCharts", "obj"),  QT_TRANSLATE_NOOP("TrainCharts", "l1"),
+    QT_TRANSLATE_NOOP("TrainCharts", "vfl"),  QT_TRANSLATE_NOOP("TrainCharts", "bbox"),
     QT_TRANSLATE_NOOP("TrainCharts", "giou"), QT_TRANSLATE_NOOP("TrainCharts", "fgl"),
     QT_TRANSLATE_NOOP("TrainCharts", "ddf"),  QT_TRANSLATE_NOOP("TrainCharts", "mal")};
 
@@ -26,9 +26,8 @@ constexpr int kEpochMean = 1, kFirstPart = 2, kParts = 5;
 // The legend gets a row of its own above the axes, so it never covers the newest data.
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
-    const QColor colors[] = {QColor(30, 30, 30),  QColor(200, 60, 40),  QColor(40, 120, 200),
-                             QColor(60, 160, 60), QColor(150, 60, 170), QColor(210, 150, 30),
-                             QColor(20, 160, 170)};
+    const QColor colors[] = {QColor(30, 30, 30),   QColor(200, 60, 40),  QColor(40, 120, 200), QColor(60, 160, 60),
+                             QColor(150, 60, 170), QColor(210, 150, 30), QColor(20, 160, 170)};
     for (int i = 0; i < series.size(); ++i) {
         QCPGraph* g = plot->addGraph();
         g->setName(series[i]);
