@@ -21,6 +21,18 @@ std::unique_ptr<torch::optim::Optimizer> grouped(const std::vector<ParameterGrou
 
 }  // namespace
 
+std::unique_ptr<torch::optim::Optimizer> FamilyRecipe::optimizer_over(const std::vector<ParameterGroup>& groups,
+                                                                      const TrainOptions& o) {
+    std::vector<ParameterGroup> held;
+    lr_ratios_.clear();
+    for (const ParameterGroup& g : groups)
+        if (!g.params.empty()) {
+            held.push_back(g);
+            lr_ratios_.push_back(g.lr_ratio);
+        }
+    return make_grouped_optimizer(held, o);
+}
+
 std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vector<ParameterGroup>& groups,
                                                                 const TrainOptions& o) {
     if (o.optimizer == "SGD")

@@ -17,6 +17,12 @@
 
 namespace libreyolo::training {
 
+struct ParameterGroup {
+    std::vector<torch::Tensor> params;
+    double weight_decay = 0;
+    double lr_ratio = 1;
+};
+
 struct StepLoss {
     torch::Tensor total;               // float32, what backward starts from
     std::vector<torch::Tensor> parts;  // in loss_names() order, each already weighted
@@ -56,6 +62,9 @@ public:
     std::function<torch::Tensor(const torch::Tensor&)> global_target_sum;
 
 protected:
+    // make_grouped_optimizer over the groups that hold parameters, their multiples kept as lr_ratios().
+    std::unique_ptr<torch::optim::Optimizer> optimizer_over(const std::vector<ParameterGroup>& groups,
+                                                            const TrainOptions& o);
     std::vector<double> lr_ratios_;
 };
 
@@ -65,11 +74,6 @@ std::unique_ptr<FamilyRecipe> make_family_recipe(const std::string& family, cons
 
 // One optimizer of o.optimizer's kind (SGD with Nesterov momentum, Adam, AdamW; beta1 = momentum)
 // over groups, each with its own weight decay and learning rate multiple.
-struct ParameterGroup {
-    std::vector<torch::Tensor> params;
-    double weight_decay = 0;
-    double lr_ratio = 1;
-};
 std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vector<ParameterGroup>& groups,
                                                                 const TrainOptions& o);
 

@@ -22,14 +22,7 @@ std::unique_ptr<torch::optim::Optimizer> DFINERecipe::make_optimizer(const Train
         const bool in_backbone = name.rfind("backbone.", 0) == 0;
         (in_backbone ? (plain ? backbone_plain : backbone) : (plain ? head_plain : head)).params.push_back(p.value());
     }
-    std::vector<training::ParameterGroup> groups;
-    lr_ratios_.clear();
-    for (const training::ParameterGroup& g : {head, head_plain, backbone, backbone_plain})
-        if (!g.params.empty()) {
-            groups.push_back(g);
-            lr_ratios_.push_back(g.lr_ratio);
-        }
-    return training::make_grouped_optimizer(groups, o);
+    return optimizer_over({head, head_plain, backbone, backbone_plain}, o);
 }
 
 std::shared_ptr<const data::SamplePipeline> DFINERecipe::sample_pipeline(const data::AugmentOptions& options,

@@ -22,14 +22,7 @@ std::unique_ptr<torch::optim::Optimizer> RTDETRRecipe::make_optimizer(const Trai
         else
             rest.params.push_back(p.value());
     }
-    std::vector<training::ParameterGroup> groups;
-    lr_ratios_.clear();
-    for (const training::ParameterGroup& g : {backbone_norm, backbone, head_norm_bias, rest})
-        if (!g.params.empty()) {
-            groups.push_back(g);
-            lr_ratios_.push_back(g.lr_ratio);
-        }
-    return training::make_grouped_optimizer(groups, o);
+    return optimizer_over({backbone_norm, backbone, head_norm_bias, rest}, o);
 }
 
 training::StepLoss RTDETRRecipe::loss(const torch::Tensor& images, const torch::Tensor& targets,
