@@ -25,6 +25,7 @@ using namespace libreyolo::models::dfine_network;
 using libreyolo::models::DetrTarget;
 using libreyolo::models::MatchedPairs;
 using libreyolo::testing::max_relative_difference;
+using libreyolo::testing::to_vector;
 
 namespace {
 
@@ -69,11 +70,6 @@ TrainingOutput fixture_outputs(const io::TensorFile& file, const nlohmann::json&
         group.positive_index.push_back(torch::tensor(p.get<std::vector<int64_t>>(), torch::kLong));
     out.group = group;
     return out;
-}
-
-std::vector<int64_t> to_vector(const torch::Tensor& t) {
-    const torch::Tensor c = t.to(torch::kCPU, torch::kLong).contiguous();
-    return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
 }
 
 void compare_pairs(const std::vector<MatchedPairs>& ours, const nlohmann::json& theirs, const char* what) {
@@ -208,13 +204,9 @@ private Q_SLOTS:
         const LossTerms loss = criterion(out, targets, net->decoder->up, net->decoder->reg_scale);
         compare_terms(loss, want, 1e-4);
         loss.total.backward();
-        int with_grad = 0;
-        for (const auto& p : net->parameters())
-            if (p.grad().defined()) {
-                QVERIFY(torch::isfinite(p.grad()).all().item<bool>());
-                ++with_grad;
-            }
-        QVERIFY(with_grad > 300);
+        const testing::GradientCheck grads = testing::check_gradients(*net);
+        QVERIFY(grads.all_finite);
+        QVERIFY(grads.with_grad > 300);
     }
 
     // GO-LSD's union: each query once, with the partner most levels gave it.

@@ -29,17 +29,13 @@ using libreyolo::testing::in_order;
 using libreyolo::testing::max_relative_difference;
 using libreyolo::testing::pair_queries;
 using libreyolo::testing::seeded_fill;
+using libreyolo::testing::to_vector;
 using namespace libreyolo::models::rtdetr;
 using libreyolo::models::DetrTarget;
 
 namespace {
 
 const std::string kDir = LIBREYOLO_FIXTURES_DIR "/rtdetr_loss/";
-
-std::vector<int64_t> to_vector(const torch::Tensor& t) {
-    const torch::Tensor c = t.to(torch::kCPU, torch::kLong).contiguous();
-    return {c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel()};
-}
 
 }  // namespace
 
@@ -154,13 +150,9 @@ private Q_SLOTS:
 
         // The loss trains: every parameter that LibreYOLO's graph reaches gets a finite gradient.
         loss.total.backward();
-        int with_grad = 0;
-        for (const auto& p : net->parameters())
-            if (p.grad().defined()) {
-                QVERIFY(torch::isfinite(p.grad()).all().item<bool>());
-                ++with_grad;
-            }
-        QVERIFY(with_grad > 300);
+        const testing::GradientCheck grads = testing::check_gradients(*net);
+        QVERIFY(grads.all_finite);
+        QVERIFY(grads.with_grad > 300);
     }
 
     void imagesWithoutBoxesTrainToo() {
