@@ -71,6 +71,25 @@ std::array<float, 2> Arguments::get_float_pair(const std::string& key, std::arra
             static_cast<float>(parse_number(key, s.substr(comma + 1), s))};
 }
 
+std::vector<int> Arguments::get_int_list(const std::string& key) const {
+    auto it = values.find(key);
+    if (it == values.end()) return {};
+    std::string s = it->second;
+    if (s.size() >= 2 && s.front() == '[' && s.back() == ']') s = s.substr(1, s.size() - 2);
+    std::vector<int> out;
+    std::size_t at = 0;
+    while (at <= s.size()) {
+        const std::size_t comma = std::min(s.find(',', at), s.size());
+        const std::string item = s.substr(at, comma - at);
+        const double v = parse_number(key, item, it->second);
+        if (v != static_cast<double>(static_cast<int>(v)))
+            throw InvalidArgument(key + "=" + it->second + ": expected whole numbers such as " + key + "=0,2");
+        out.push_back(static_cast<int>(v));
+        at = comma + 1;
+    }
+    return out;
+}
+
 bool Arguments::get_bool(const std::string& key, bool fallback) const {
     auto it = values.find(key);
     if (it == values.end()) return fallback;

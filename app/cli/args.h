@@ -24,6 +24,8 @@ struct Arguments {
     // "low,high" (LibreYOLO's tuples such as mosaic_scale=0.1,2.0).
     std::array<float, 2> get_float_pair(const std::string& key, std::array<float, 2> fallback) const;
     bool get_bool(const std::string& key, bool fallback) const;
+    // "0,2", "[0,2]" or "1": whole numbers; empty when the key is absent.
+    std::vector<int> get_int_list(const std::string& key) const;
 };
 
 // allow_positional: how many bare words the command takes. Throws InvalidArgument for a

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
+#include <sstream>
 
 #include "libreyolo/bundled.h"
 #include "libreyolo/errors.h"
@@ -43,6 +45,30 @@ void warn_if_random(const Model& model) {
     if (!info.pretrained)
         log_warning("model", info.family + "-" + info.size +
                                  " has random weights (pretrained=false), so its detections are meaningless");
+}
+
+void print_graph_summary(const Model& model, GraphMode mode) {
+    if (mode == GraphMode::Off) return;
+    // Replays are what make the graph worth it; say how many there were (zero is visible).
+    std::int64_t replays = 0;
+    const std::vector<GraphInfo> graphs = model.graph_info();
+    std::ostringstream line;
+    for (const auto& g : graphs) {
+        replays += g.replays;
+        char row[200];
+        std::snprintf(row, sizeof row, "%s%s %s%s (%lld replays, %d kernels, captured in %.0f ms",
+                      line.tellp() ? "; " : "", g.key.c_str(), g.dtype.c_str(), g.fused ? " fused" : "",
+                      static_cast<long long>(g.replays), g.kernels, g.capture_ms);
+        line << row;
+        // A family split at seams: say how the forward was divided.
+        if (g.eager_stages > 0)
+            std::snprintf(row, sizeof row, ", %d graphs + %d eager stages)", g.graphs, g.eager_stages);
+        else
+            std::snprintf(row, sizeof row, ")");
+        line << row;
+    }
+    std::fprintf(stderr, "CUDA graphs (cuda_graph=%s): %zu captured, %lld replays%s%s\n", to_string(mode),
+                 graphs.size(), static_cast<long long>(replays), graphs.empty() ? "" : ": ", line.str().c_str());
 }
 
 }  // namespace libreyolo::cli

@@ -25,6 +25,9 @@ std::string default_sample_image();
 // One warning when model has random weights.
 void warn_if_random(const Model& model);
 
+// After predict or track with CUDA graphs on: the graphs captured and how often they replayed.
+void print_graph_summary(const Model& model, GraphMode mode);
+
 // Whether stderr is a terminal: progress lines redrawn with \r are only for one (as tqdm does);
 // a log file gets the per-epoch lines alone.
 bool progress_on_stderr();

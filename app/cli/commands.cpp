@@ -3,11 +3,11 @@
 
 namespace libreyolo::cli {
 
-extern const Command kPredictCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand, kSynthCommand,
+extern const Command kPredictCommand, kTrackCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand, kSynthCommand,
     kCheckCommand, kKernelsCommand, kQuantizeCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> table = {kPredictCommand, kTrainCommand,    kValCommand,   kInfoCommand,
+    static const std::vector<Command> table = {kPredictCommand, kTrackCommand, kTrainCommand,    kValCommand,   kInfoCommand,
                                                kConvertCommand, kQuantizeCommand, kSynthCommand, kCheckCommand,
                                                kKernelsCommand, kVersionCommand};
     return table;

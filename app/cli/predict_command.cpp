@@ -33,6 +33,7 @@ keys (defaults in brackets):
   batch=N           images per forward [1]
   device=D          auto, cpu, cuda, cuda:N [auto]
   vid_stride=N      predict every Nth video frame [1]
+  classes=LIST      keep only these class ids, such as classes=0,2 [all]
   save=BOOL         write annotated images/videos under project/name [false]
   project=DIR       [runs/predict]
   name=NAME         run folder, numbered when it exists [predict]
@@ -52,9 +53,9 @@ flags:
 
 int run_predict(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
-        argv,
-        {"model", "pretrained", "download", "source", "conf", "iou", "imgsz", "max_det", "batch", "device",
-         "vid_stride", "save", "project", "name", "exist_ok", "half", "fuse", "cuda_graph", "fused_attention"},
+        argv, {"model", "pretrained", "download",   "source",         "conf", "iou",     "imgsz", "max_det",
+               "batch", "device",     "vid_stride", "classes",        "save", "project", "name",  "exist_ok",
+               "half",  "fuse",       "cuda_graph", "fused_attention"},
         {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
@@ -63,6 +64,7 @@ int run_predict(const std::vector<std::string>& argv) {
     o.max_det = args.get_int("max_det", o.max_det);
     o.batch = args.get_int("batch", o.batch);
     o.vid_stride = args.get_int("vid_stride", o.vid_stride);
+    o.classes = args.get_int_list("classes");
     o.save = args.get_bool("save", o.save);
     o.project = args.get("project", o.project);
     o.name = args.get("name", o.name);
@@ -124,28 +126,7 @@ int run_predict(const std::vector<std::string>& argv) {
             median_of(&Speed::preprocess_ms), median_of(&Speed::inference_ms), median_of(&Speed::postprocess_ms),
             results.size(), imgsz, o.batch, info.device.c_str());
     }
-    if (o.cuda_graph != GraphMode::Off) {
-        // Replays are what make the graph worth it; say how many there were (zero is visible).
-        std::int64_t replays = 0;
-        const std::vector<GraphInfo> graphs = model.graph_info();
-        std::ostringstream line;
-        for (const auto& g : graphs) {
-            replays += g.replays;
-            char row[200];
-            std::snprintf(row, sizeof row, "%s%s %s%s (%lld replays, %d kernels, captured in %.0f ms",
-                          line.tellp() ? "; " : "", g.key.c_str(), g.dtype.c_str(), g.fused ? " fused" : "",
-                          static_cast<long long>(g.replays), g.kernels, g.capture_ms);
-            line << row;
-            // A family split at seams: say how the forward was divided.
-            if (g.eager_stages > 0)
-                std::snprintf(row, sizeof row, ", %d graphs + %d eager stages)", g.graphs, g.eager_stages);
-            else
-                std::snprintf(row, sizeof row, ")");
-            line << row;
-        }
-        std::fprintf(stderr, "CUDA graphs (cuda_graph=%s): %zu captured, %lld replays%s%s\n", to_string(o.cuda_graph),
-                     graphs.size(), static_cast<long long>(replays), graphs.empty() ? "" : ": ", line.str().c_str());
-    }
+    print_graph_summary(model, o.cuda_graph);
     if (!saved_dir.empty()) std::cerr << "Results saved to " << saved_dir << "\n";
     if (results.empty()) {
         std::cerr << "error: no image or frame of '" << source << "' could be read\n";

@@ -26,7 +26,8 @@ struct LabelPlace {
 };
 LabelPlace place_label(int x1, int y1, int width, int height, int image_width, int image_height);
 
-// Draws result's boxes and labels (class name and confidence) onto an RGB8 image in place.
+// Draws result's boxes and labels (class name and confidence; a tracked box "#id confidence" in its
+// track's colour) onto an RGB8 image in place.
 // bytes_per_line 0 means tightly packed.
 void draw_detections(std::uint8_t* rgb, int width, int height, int bytes_per_line, const Result& result);
 

@@ -15,6 +15,8 @@
 
 namespace libreyolo {
 
+struct TrackOptions;  // track.h
+
 struct ModelInfo {
     std::string family;  // "yolo9"
     std::string size;    // "t"
@@ -36,6 +38,9 @@ struct PredictOptions {
     int max_det = 300;
     int batch = 1;       // images per forward
     int vid_stride = 1;  // predict every Nth video frame
+    // Keep only these class ids (empty: every class). As LibreYOLO, the filter runs after NMS over
+    // max(max_det, 300) candidates and keeps the max_det best of the classes asked for.
+    std::vector<int> classes;
     bool save = false;   // write annotated images / videos
     std::string project = "runs/predict";
     std::string name = "predict";           // run folder; a suffix 2, 3, ... is added when it exists
@@ -72,6 +77,17 @@ public:
     std::vector<Result> predict(const std::string& source, const PredictOptions& options = {},
                                 const std::function<bool(const Result&)>& on_result = {});
     std::vector<Result> predict(const std::vector<ImageView>& images, const PredictOptions& options = {});
+
+    // Predicts every frame of source in order and links the detections across frames with a
+    // tracker (track.h): each result's boxes are the tracked objects with Detection::track_id set.
+    // source: a video file, a folder or pattern of images (one sequence), or a live source as
+    // predict takes it. save=true writes the annotated video (ids and short trails) under
+    // project/name. on_result may return false to stop; when given, results go only to it and the
+    // returned list stays empty, so that an endless stream does not grow memory.
+    std::vector<Result> track(const std::string& source, const TrackOptions& options,
+                              const std::function<bool(const Result&)>& on_result = {});
+    // In-memory frames of one stream, in order (options.persist continues the ids of the last call).
+    std::vector<Result> track(const std::vector<ImageView>& frames, const TrackOptions& options);
 
     // Writes the weights and checkpoint fields as safetensors (atomically: temp file, rename).
     void save(const std::string& path) const;

@@ -9,6 +9,7 @@ struct Detection {
     float x1 = 0, y1 = 0, x2 = 0, y2 = 0;  // pixels of the original image
     float conf = 0;
     int cls = 0;
+    int track_id = -1;  // the object's id from a tracker (track.h); -1 for an untracked detection
 };
 
 struct Speed {
@@ -29,7 +30,8 @@ struct Result {
     const std::string& class_name(int cls) const;
 };
 
-// One JSON object per result: {"path","frame","shape":[h,w],"speed":{...},"boxes":[...]}
+// One JSON object per result: {"path","frame","shape":[h,w],"speed":{...},"boxes":[...]}; a box has
+// "xyxy", "conf", "cls", "name", and "track_id" when tracked.
 std::string to_json(const std::vector<Result>& results);
 
 }  // namespace libreyolo

@@ -13,9 +13,12 @@ std::string to_json(const std::vector<Result>& results) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : results) {
         nlohmann::json boxes = nlohmann::json::array();
-        for (const auto& d : r.boxes)
-            boxes.push_back(
-                {{"xyxy", {d.x1, d.y1, d.x2, d.y2}}, {"conf", d.conf}, {"cls", d.cls}, {"name", r.class_name(d.cls)}});
+        for (const auto& d : r.boxes) {
+            nlohmann::json box = {
+                {"xyxy", {d.x1, d.y1, d.x2, d.y2}}, {"conf", d.conf}, {"cls", d.cls}, {"name", r.class_name(d.cls)}};
+            if (d.track_id >= 0) box["track_id"] = d.track_id;
+            boxes.push_back(std::move(box));
+        }
         nlohmann::json item = {{"path", r.path},
                                {"shape", {r.orig_h, r.orig_w}},
                                {"speed",

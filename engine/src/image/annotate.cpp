@@ -31,12 +31,17 @@ void draw(cv::Mat& image, const Result& result, bool bgr) {
     const int text_thickness = std::max(thickness - 1, 1);
     const double font_scale = thickness / 3.0;
     for (const auto& d : result.boxes) {
-        const Rgb colour = class_colour(d.cls);
+        // A tracked box takes its track's colour and the label "#id conf", as LibreYOLO draws tracks.
+        const bool tracked = d.track_id >= 0;
+        const Rgb colour = class_colour(tracked ? d.track_id : d.cls);
         const cv::Point p1(static_cast<int>(d.x1), static_cast<int>(d.y1));
         const cv::Point p2(static_cast<int>(d.x2), static_cast<int>(d.y2));
         cv::rectangle(image, p1, p2, scalar(colour), thickness, cv::LINE_AA);
         char label[160];
-        std::snprintf(label, sizeof label, "%s %.2f", result.class_name(d.cls).c_str(), d.conf);
+        if (tracked)
+            std::snprintf(label, sizeof label, "#%d %.2f", d.track_id, d.conf);
+        else
+            std::snprintf(label, sizeof label, "%s %.2f", result.class_name(d.cls).c_str(), d.conf);
         int baseline = 0;
         const cv::Size text = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, font_scale, text_thickness, &baseline);
         const int tag_w = text.width + 2, tag_h = text.height + baseline + 2;

@@ -12,6 +12,8 @@
 
 namespace libreyolo {
 
+struct KeptTrack;  // track/track_runner.cpp: the tracker that track(persist=true) continues
+
 struct Model::Impl {
     nn::Detector net;
     registry::NetworkSpec spec;
@@ -28,6 +30,7 @@ struct Model::Impl {
     nn::Detector fused;
     int fused_blocks = 0;
     graphs::GraphRunner fused_graphs;
+    std::shared_ptr<KeptTrack> kept_track;
 
     // The network's forward for an input already on the device and in the dtype, through the
     // model's graphs as mode says.

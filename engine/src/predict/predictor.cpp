@@ -2,7 +2,6 @@
 // files).
 #include <opencv2/imgproc.hpp>
 
-#include <chrono>
 #include <filesystem>
 
 #include "image/annotate.h"
@@ -13,18 +12,11 @@
 #include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "model/model_impl.h"
-#include "predict/postprocess.h"
+#include "predict/frame_batch.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-void validate(const PredictOptions& o) {
+void validate_predict_options(const PredictOptions& o) {
     auto fail = [](const std::string& m) { throw InvalidArgument(m); };
     if (!(o.conf >= 0.0f && o.conf <= 1.0f)) fail("conf: must be within [0, 1], got " + std::to_string(o.conf));
     if (!(o.iou > 0.0f && o.iou <= 1.0f)) fail("iou: must be within (0, 1], got " + std::to_string(o.iou));
@@ -32,85 +24,9 @@ void validate(const PredictOptions& o) {
     if (o.max_det < 1) fail("max_det: must be at least 1, got " + std::to_string(o.max_det));
     if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
     if (o.vid_stride < 1) fail("vid_stride: must be at least 1, got " + std::to_string(o.vid_stride));
+    for (int c : o.classes)
+        if (c < 0) fail("classes: class ids are 0 or more, got " + std::to_string(c));
 }
-
-struct Frame {
-    cv::Mat rgb;  // what the network sees
-    cv::Mat bgr;  // as decoded, what save=true draws on; empty for in-memory images
-    std::string path;
-    int frame = -1;
-};
-
-// A decoded image or video frame: converted to RGB once, the decoded pixels kept for saving.
-Frame decoded_frame(cv::Mat bgr, std::string path, int frame) {
-    cv::Mat rgb;
-    cv::cvtColor(bgr, rgb, cv::COLOR_BGR2RGB);
-    return {std::move(rgb), std::move(bgr), std::move(path), frame};
-}
-
-// Runs one batch through the network; results carry per-image timings.
-std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o) {
-    const int imgsz = m.input_size(o.imgsz);
-    const FamilyTraits& traits = family_traits(m.spec.name.family);
-    auto t0 = Clock::now();
-    std::vector<cv::Mat> rgb;
-    for (const auto& f : frames) rgb.push_back(f.rgb);
-    torch::Tensor input = image::prepare_input(rgb, imgsz, traits.input_resize, m.device, m.dtype);
-    const double pre = ms_since(t0);
-
-    t0 = Clock::now();
-    torch::Tensor output;
-    {
-        torch::InferenceMode guard;
-        // Post-processing (never captured) selects the candidates where the output is.
-        output = m.forward(input, o.cuda_graph, o.fuse);
-        if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());  // for the stage timings
-    }
-    const double infer = ms_since(t0);
-
-    t0 = Clock::now();
-    std::vector<Result> results;
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        predict::PostprocessOptions po;
-        po.conf = o.conf;
-        po.iou = o.iou;
-        po.max_det = o.max_det;
-        po.input_h = po.input_w = imgsz;
-        po.orig_h = frames[i].rgb.rows;
-        po.orig_w = frames[i].rgb.cols;
-        po.resize = traits.input_resize;
-        po.best_class_only = traits.best_class_only;
-        Result r;
-        r.path = frames[i].path;
-        r.frame = frames[i].frame;
-        r.orig_h = po.orig_h;
-        r.orig_w = po.orig_w;
-        r.names = m.meta.names;
-        const torch::Tensor prediction = output[static_cast<int64_t>(i)];
-        r.boxes = traits.nms_free ? predict::top_k_detections(prediction, po)
-                                  : predict::postprocess_detections(prediction, po);
-        results.push_back(std::move(r));
-    }
-    const double post = ms_since(t0);
-    const double n = static_cast<double>(frames.size());
-    for (auto& r : results) r.speed = Speed{pre / n, infer / n, post / n};
-    return results;
-}
-
-class SaveDir {
-public:
-    explicit SaveDir(const PredictOptions& o) : options_(o) {}
-    fs::path get() {
-        if (dir_.empty()) dir_ = resolve_save_dir(options_);
-        return dir_;
-    }
-
-private:
-    PredictOptions options_;
-    fs::path dir_;
-};
-
-}  // namespace
 
 std::string resolve_save_dir(const PredictOptions& o) {
     const fs::path base = fs::path(o.project) / o.name;
@@ -124,7 +40,7 @@ std::string resolve_save_dir(const PredictOptions& o) {
 
 std::vector<Result> Model::predict(const std::string& source, const PredictOptions& o,
                                    const std::function<bool(const Result&)>& on_result) {
-    validate(o);
+    validate_predict_options(o);
     const std::vector<image::SourceItem> items = image::expand_source(source);
     SaveDir save_dir(o);
     std::vector<Result> all;
@@ -210,7 +126,7 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
 }
 
 std::vector<Result> Model::predict(const std::vector<ImageView>& images, const PredictOptions& o) {
-    validate(o);
+    validate_predict_options(o);
     std::vector<Result> all;
     std::vector<Frame> frames;
     for (std::size_t i = 0; i < images.size(); ++i) {
