@@ -402,6 +402,45 @@
     </message>
 </context>
 <context>
+    <name>LiveBar</name>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="11"/>
+        <source>camera index (0) or stream URL (rtsp://, http://…)</source>
+        <translation>indice della videocamera (0) o URL dello stream (rtsp://, http://…)</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="13"/>
+        <source>Track</source>
+        <translation>Traccia</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="14"/>
+        <source>Follow objects across frames (ByteTrack): each box shows its track id</source>
+        <translation>Segui gli oggetti da un fotogramma all&apos;altro (ByteTrack): ogni riquadro mostra il suo id di traccia</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="16"/>
+        <location filename="../ui/live_bar.cpp" line="62"/>
+        <source>Start</source>
+        <translation>Avvia</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="21"/>
+        <source>Live:</source>
+        <translation>Dal vivo:</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="32"/>
+        <source>Give a camera index or a stream URL first</source>
+        <translation>Indica prima un indice di videocamera o un URL di stream</translation>
+    </message>
+    <message>
+        <location filename="../ui/live_bar.cpp" line="62"/>
+        <source>Stop</source>
+        <translation>Ferma</translation>
+    </message>
+</context>
+<context>
     <name>LogRouter</name>
     <message>
         <location filename="../ui/log_router.cpp" line="40"/>
@@ -412,12 +451,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="41"/>
+        <location filename="../ui/main_window.cpp" line="42"/>
         <source>LibTorch %1 · no GPU</source>
         <translation>LibTorch %1 · nessuna GPU</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="42"/>
+        <location filename="../ui/main_window.cpp" line="43"/>
         <source>LibTorch %1 · CUDA %2 · %n GPU(s)</source>
         <translation>
             <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
@@ -425,72 +464,72 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="49"/>
+        <location filename="../ui/main_window.cpp" line="50"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="56"/>
+        <location filename="../ui/main_window.cpp" line="57"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="57"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="59"/>
+        <location filename="../ui/main_window.cpp" line="60"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="64"/>
+        <location filename="../ui/main_window.cpp" line="65"/>
         <source>Kernels</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="66"/>
+        <location filename="../ui/main_window.cpp" line="67"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="98"/>
+        <location filename="../ui/main_window.cpp" line="103"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="99"/>
+        <location filename="../ui/main_window.cpp" line="104"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="100"/>
+        <location filename="../ui/main_window.cpp" line="105"/>
         <source>Open &amp;model…</source>
         <translation>Apri &amp;modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="101"/>
+        <location filename="../ui/main_window.cpp" line="106"/>
         <source>Open &amp;pretrained model…</source>
         <translation>Apri modello &amp;preaddestrato…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="102"/>
+        <location filename="../ui/main_window.cpp" line="107"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="103"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="104"/>
+        <location filename="../ui/main_window.cpp" line="109"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="129"/>
+        <location filename="../ui/main_window.cpp" line="134"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -498,62 +537,86 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="170"/>
+        <location filename="../ui/main_window.cpp" line="138"/>
+        <source>reading %1…</source>
+        <translation>lettura di %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="142"/>
+        <source>%1 FPS · %2 ms per frame · %3</source>
+        <translation>%1 FPS · %2 ms per fotogramma · %3</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/main_window.cpp" line="147"/>
+        <source>%1: %n frame(s), %2</source>
+        <translation>
+            <numerusform>%1: %n fotogramma, %2</numerusform>
+            <numerusform>%1: %n fotogrammi, %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="192"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="187"/>
+        <location filename="../ui/main_window.cpp" line="209"/>
         <source>downloading %1…</source>
         <translation>download di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="192"/>
+        <location filename="../ui/main_window.cpp" line="214"/>
         <source>no model: %1 is not downloaded</source>
         <translation>nessun modello: %1 non è scaricato</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="200"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
         <source>Cannot download %1</source>
         <translation>Impossibile scaricare %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="242"/>
+        <location filename="../ui/main_window.cpp" line="264"/>
         <source>%1 (fused)</source>
         <translation>%1 (fuso)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="303"/>
+        <location filename="../ui/main_window.cpp" line="304"/>
+        <source>opening %1…</source>
+        <translation>apertura di %1…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="332"/>
         <source>Images and videos (%1)</source>
         <translation>Immagini e video (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="153"/>
+        <location filename="../ui/main_window.cpp" line="171"/>
         <source>loading %1…</source>
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="211"/>
+        <location filename="../ui/main_window.cpp" line="233"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="211"/>
+        <location filename="../ui/main_window.cpp" line="233"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="225"/>
+        <location filename="../ui/main_window.cpp" line="247"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="226"/>
+        <location filename="../ui/main_window.cpp" line="248"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="227"/>
+        <location filename="../ui/main_window.cpp" line="249"/>
         <source>%1
 
 Still using %2.</source>
@@ -562,7 +625,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="238"/>
+        <location filename="../ui/main_window.cpp" line="260"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -570,12 +633,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="243"/>
+        <location filename="../ui/main_window.cpp" line="265"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="246"/>
+        <location filename="../ui/main_window.cpp" line="268"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -586,42 +649,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="262"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="288"/>
+        <location filename="../ui/main_window.cpp" line="327"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="293"/>
+        <location filename="../ui/main_window.cpp" line="332"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="298"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="308"/>
+        <location filename="../ui/main_window.cpp" line="347"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="311"/>
+        <location filename="../ui/main_window.cpp" line="350"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="316"/>
+        <location filename="../ui/main_window.cpp" line="355"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="319"/>
+        <location filename="../ui/main_window.cpp" line="358"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -629,13 +692,13 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="105"/>
+        <location filename="../ui/main_window.cpp" line="110"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="160"/>
-        <location filename="../ui/main_window.cpp" line="262"/>
+        <location filename="../ui/main_window.cpp" line="182"/>
+        <location filename="../ui/main_window.cpp" line="284"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -729,42 +792,76 @@ Resta in uso %2.</translation>
 <context>
     <name>PredictWorker</name>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="36"/>
+        <location filename="../ui/predict_worker.cpp" line="38"/>
         <source> (random weights: detections are meaningless)</source>
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="13"/>
+        <location filename="../ui/predict_worker.cpp" line="15"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="48"/>
+        <location filename="../ui/predict_worker.cpp" line="50"/>
         <source>Cannot move the model to %1: %2</source>
         <translation>Impossibile spostare il modello su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="55"/>
+        <location filename="../ui/predict_worker.cpp" line="57"/>
         <source>No model is loaded</source>
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="66"/>
+        <location filename="../ui/predict_worker.cpp" line="69"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="100"/>
+        <location filename="../ui/predict_worker.cpp" line="108"/>
         <source>Cannot play %1: %2</source>
         <translation>Impossibile riprodurre %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="141"/>
+        <location filename="../ui/predict_worker.cpp" line="152"/>
+        <source>Cannot open %1: %2</source>
+        <translation>Impossibile aprire %1: %2</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="169"/>
+        <source>stopped</source>
+        <translation>fermato</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="179"/>
+        <source>CUDA graph off</source>
+        <translation>grafo CUDA spento</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="183"/>
+        <source>CUDA graph: not captured yet</source>
+        <translation>grafo CUDA: non ancora catturato</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../ui/predict_worker.cpp" line="184"/>
+        <source>CUDA graph: %n captured, %1 replays</source>
+        <translation>
+            <numerusform>grafo CUDA: %n catturato, %1 riproduzioni</numerusform>
+            <numerusform>grafo CUDA: %n catturati, %1 riproduzioni</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="193"/>
+        <source>the source ended</source>
+        <translation>la sorgente è terminata</translation>
+    </message>
+    <message>
+        <location filename="../ui/predict_worker.cpp" line="219"/>
+        <location filename="../ui/predict_worker.cpp" line="247"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="157"/>
+        <location filename="../ui/predict_worker.cpp" line="263"/>
         <source>Cannot capture a graph: %1</source>
         <translation>Impossibile catturare un grafo: %1</translation>
     </message>
@@ -911,19 +1008,19 @@ Resta in uso %2.</translation>
     <name>TrainCharts</name>
     <message>
         <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
         <source>box</source>
         <translation>riquadro</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
         <source>cls</source>
         <translation>classe</translation>
     </message>
     <message>
         <location filename="../ui/train_charts.cpp" line="17"/>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
         <source>dfl</source>
         <translation>dfl</translation>
     </message>
@@ -973,58 +1070,58 @@ Resta in uso %2.</translation>
         <translation>MAL</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
-        <location filename="../ui/train_charts.cpp" line="90"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
+        <location filename="../ui/train_charts.cpp" line="89"/>
         <source>step</source>
         <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
         <source>loss</source>
         <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="80"/>
+        <location filename="../ui/train_charts.cpp" line="79"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="84"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="84"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="84"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="84"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="90"/>
+        <location filename="../ui/train_charts.cpp" line="89"/>
         <source>learning rate</source>
         <translation>tasso di apprendimento</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="90"/>
+        <location filename="../ui/train_charts.cpp" line="89"/>
         <source>lr</source>
         <translation>lr</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="90"/>
+        <location filename="../ui/train_charts.cpp" line="89"/>
         <source>step ms</source>
         <translation>ms per passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="94"/>
+        <location filename="../ui/train_charts.cpp" line="93"/>
         <source>ms a step</source>
         <translation>ms per passo</translation>
     </message>

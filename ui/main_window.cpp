@@ -20,6 +20,7 @@
 #include "image_strip.h"
 #include "kernels_page.h"
 #include "libreyolo/version.h"
+#include "live_bar.h"
 #include "media_paths.h"
 #include "model_picker.h"
 #include "predict_controller.h"
@@ -81,6 +82,9 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildPredictPage() {
     predictPage_ = new QWidget(pages_);
     controls_ = new PredictControls(predictPage_);
+    liveBar_ = new LiveBar(predictPage_);
+    connect(liveBar_, &LiveBar::startRequested, this, &MainWindow::startLive);
+    connect(liveBar_, &LiveBar::stopRequested, this, &MainWindow::stopLive);
     view_ = new PredictionView(predictPage_);
     strip_ = new ImageStrip(predictPage_);
     connect(strip_, &ImageStrip::imageChosen, this, &MainWindow::openImage);
@@ -88,6 +92,7 @@ void MainWindow::buildPredictPage() {
     auto* layout = new QVBoxLayout(predictPage_);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(controls_);
+    layout->addWidget(liveBar_);
     layout->addWidget(view_, 1);
     layout->addWidget(strip_);
     connect(controls_, &PredictControls::changed, this, &MainWindow::predictAgain);
@@ -129,6 +134,19 @@ void MainWindow::connectPredictor() {
         statusBar()->showMessage(tr("%1: %n frame(s) predicted", nullptr, frames).arg(path), 10000);
         Q_EMIT videoFinished(frames);
     });
+    connect(predictor_, &PredictController::liveStarted, this,
+            [this](const QString& source) { liveBar_->setStatus(tr("reading %1…").arg(source)); });
+    connect(predictor_, &PredictController::liveStats, this,
+            [this](double fps, double frameMs, const QString& graphState) {
+                liveBar_->setStatus(
+                    tr("%1 FPS · %2 ms per frame · %3").arg(fps, 0, 'f', 1).arg(frameMs, 0, 'f', 1).arg(graphState));
+            });
+    connect(predictor_, &PredictController::liveFinished, this,
+            [this](const QString& source, int frames, const QString& reason) {
+                liveBar_->setRunning(false);
+                liveBar_->setStatus(tr("%1: %n frame(s), %2", nullptr, frames).arg(source, reason));
+                Q_EMIT liveFinished(frames, reason);
+            });
     connect(graphsPage_, &GraphsPage::captureRequested, predictor_, &PredictController::captureGraph);
     connect(graphsPage_, &GraphsPage::releaseRequested, predictor_, &PredictController::releaseGraphs);
 }
@@ -156,6 +174,10 @@ void MainWindow::openModel(const QString& nameOrPath) {
 }
 
 void MainWindow::predictAgain() {
+    if (liveBar_->running()) {
+        predictor_->predictAgain(controls_->options());  // the frames to come
+        return;
+    }
     if (lastPath_.isEmpty()) return;
     resultLabel_->setFullText(tr("predicting %1…").arg(lastPath_));
     predictor_->predictAgain(controls_->options());
@@ -268,6 +290,23 @@ void MainWindow::openImage(const QString& path) {
 
 void MainWindow::stopVideo() {
     predictor_->stopVideo();
+    stopLive();  // Escape stops whatever plays
+}
+
+void MainWindow::startLive(const QString& source, bool track) {
+    pages_->setCurrentWidget(predictPage_);
+    strip_->hide();
+    lastPath_.clear();  // an options change now applies to the live frames to come
+    liveBar_->setSource(source);
+    liveBar_->setTracking(track);
+    liveBar_->setRunning(true);
+    liveBar_->setStatus(tr("opening %1…").arg(source));
+    resultLabel_->setFullText(tr("opening %1…").arg(source));
+    predictor_->playLive(source, controls_->options(), track);
+}
+
+void MainWindow::stopLive() {
+    if (liveBar_->running()) predictor_->stopLive();
 }
 
 QStringList MainWindow::imageFiles(const QStringList& paths) {

@@ -24,6 +24,8 @@ class QTabWidget;
 class SettingsPage;
 class TrainPage;
 
+class LiveBar;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -54,6 +56,11 @@ public:
 public Q_SLOTS:
     void openImage(const QString& path);  // or plays it, when it is a video
     void stopVideo();
+    // Starts the camera or stream in the live row (as its Start button): frames predicted as
+    // they come, with track ids when tracking.
+    void startLive(const QString& source, bool track);
+    void stopLive();
+    LiveBar* liveBar() const { return liveBar_; }
     // Several files or folders: the strip lists their images and the first is predicted.
     void openPaths(const QStringList& paths);
     void openImagesDialog();
@@ -73,6 +80,7 @@ Q_SIGNALS:
     void modelLoadFailed(const QString& message);
     void thumbnailShown(int index);
     void videoFinished(int frames);
+    void liveFinished(int frames, const QString& reason);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -102,6 +110,7 @@ private:
     PredictControls* controls_ = nullptr;
     ImageStrip* strip_ = nullptr;
     QWidget* predictPage_ = nullptr;
+    LiveBar* liveBar_ = nullptr;
     QString lastPath_;
     TrainPage* trainPage_ = nullptr;
     GraphsPage* graphsPage_ = nullptr;

@@ -19,6 +19,9 @@ PredictController::PredictController(QObject* parent) : QObject(parent) {
     connect(worker_, &PredictWorker::failed, this, &PredictController::failed);
     connect(worker_, &PredictWorker::graphsChanged, this, &PredictController::graphsChanged);
     connect(worker_, &PredictWorker::videoFinished, this, &PredictController::videoFinished);
+    connect(worker_, &PredictWorker::liveStarted, this, &PredictController::liveStarted);
+    connect(worker_, &PredictWorker::liveStats, this, &PredictController::liveStats);
+    connect(worker_, &PredictWorker::liveFinished, this, &PredictController::liveFinished);
     thread_.start();
 }
 
@@ -42,6 +45,17 @@ void PredictController::predictFile(const QString& path, const libreyolo::Predic
 void PredictController::playVideo(const QString& path, const libreyolo::PredictOptions& options) {
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, path, options] { worker->playVideo(path, options); }, Qt::QueuedConnection);
+}
+
+void PredictController::playLive(const QString& source, const libreyolo::PredictOptions& options, bool track) {
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, source, options, track] { worker->playLive(source, options, track); },
+        Qt::QueuedConnection);
+}
+
+void PredictController::stopLive() {
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_] { worker->stopLive(); }, Qt::QueuedConnection);
 }
 
 void PredictController::stopVideo() {

@@ -30,6 +30,8 @@ public:
     void predictFile(const QString& path, const libreyolo::PredictOptions& options);
     void playVideo(const QString& path, const libreyolo::PredictOptions& options);
     void stopVideo();
+    void playLive(const QString& source, const libreyolo::PredictOptions& options, bool track);
+    void stopLive();
     // The last image again, with other options; during a video, the options of the frames to come.
     void predictAgain(const libreyolo::PredictOptions& options);
     void moveModel(const QString& device);
@@ -45,6 +47,9 @@ Q_SIGNALS:
     void failed(const QString& message);
     void graphsChanged(const std::vector<libreyolo::GraphInfo>& graphs);
     void videoFinished(const QString& path, int frames);
+    void liveStarted(const QString& source);
+    void liveStats(double fps, double frameMs, const QString& graphState);
+    void liveFinished(const QString& source, int frames, const QString& reason);
 
 private:
     QThread thread_;

@@ -1,12 +1,14 @@
 #pragma once
 // Runs the engine off the GUI thread. Lives in a QThread owned by a PredictController; requests
 // arrive as queued calls and answers leave as signals, so the window never waits on the engine.
+#include <QElapsedTimer>
 #include <QImage>
 #include <QObject>
 #include <QString>
 #include <memory>
 
 #include "engine_metatypes.h"
+#include "libreyolo/live_source.h"
 #include "libreyolo/model.h"
 #include "libreyolo/video.h"
 
@@ -30,6 +32,12 @@ public Q_SLOTS:
     // rate (or as fast as prediction goes, when slower); the queue stays open between frames.
     void playVideo(const QString& path, const libreyolo::PredictOptions& options);
     void stopVideo();
+    // Opens source (a camera index, a stream URL: live_source.h) and predicts its frames as they
+    // come, always the newest (track: with track ids, ByteTrack, the options' conf as its first
+    // stage's threshold); the queue stays open between frames. A source that cannot be opened
+    // says why in predictionFailed, then liveFinished.
+    void playLive(const QString& source, const libreyolo::PredictOptions& options, bool track);
+    void stopLive();  // releases the camera or connection
     // Model::to, then says where the model is in modelLoaded (moved or, after a failure, not).
     void moveModel(const QString& device);
     void captureGraph(int imgsz, int batch, const QString& dtype);
@@ -49,11 +57,19 @@ Q_SIGNALS:
     // The model's captured graphs, after every load, prediction, capture and release.
     void graphsChanged(const std::vector<libreyolo::GraphInfo>& graphs);
     void videoFinished(const QString& path, int frames);
+    void liveStarted(const QString& source);
+    // About once a second while a live source runs: frames predicted per second, milliseconds
+    // per frame (read to result), and the CUDA-graph state in words.
+    void liveStats(double fps, double frameMs, const QString& graphState);
+    void liveFinished(const QString& source, int frames, const QString& reason);
 
 private:
     void reportGraphs();
     void describeModel();
     void playNextFrame(int generation);
+    void liveNextFrame(int generation);
+    void finishLive(const QString& reason);
+    QString graphState(const libreyolo::PredictOptions& options) const;
     QString noModelMessage() const;                               // why there is no model
     void predictImage(const libreyolo::PredictOptions& options);  // image_, with a model
 
@@ -64,4 +80,12 @@ private:
     std::unique_ptr<libreyolo::VideoFrames> video_;
     libreyolo::PredictOptions videoOptions_;
     int videoGeneration_ = 0;  // a frame scheduled for an earlier video does nothing
+    std::unique_ptr<libreyolo::LiveSource> live_;
+    libreyolo::PredictOptions liveOptions_;
+    bool liveTrack_ = false;
+    int liveGeneration_ = 0;  // as videoGeneration_, for live sources
+    int liveFrames_ = 0;
+    int windowFrames_ = 0;  // frames and time since the last liveStats
+    double windowMs_ = 0;
+    QElapsedTimer window_;
 };

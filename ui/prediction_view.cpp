@@ -24,14 +24,13 @@ void drawDetections(QPainter& p, const QRectF& target, double scale, const libre
     p.setRenderHint(QPainter::Antialiasing);
     const QFontMetrics metrics = p.fontMetrics();
     for (const auto& d : result.boxes) {
-        const libreyolo::Rgb rgb = libreyolo::class_colour(d.cls);
+        const libreyolo::Rgb rgb = libreyolo::box_colour(d);
         const QColor colour = toQColor(rgb);
         const QRectF box(target.left() + d.x1 * scale, target.top() + d.y1 * scale, (d.x2 - d.x1) * scale,
                          (d.y2 - d.y1) * scale);
         p.setPen(QPen(colour, 2));
         p.drawRect(box);
-        const QString label =
-            QString("%1 %2").arg(QString::fromStdString(result.class_name(d.cls))).arg(d.conf, 0, 'f', 2);
+        const QString label = QString::fromStdString(libreyolo::box_label(result, d));
         const int tagWidth = metrics.horizontalAdvance(label) + 4, tagHeight = metrics.height();
         const libreyolo::LabelPlace at =
             libreyolo::place_label(qRound(box.left() - target.left()), qRound(box.top() - target.top()), tagWidth,

@@ -3,13 +3,13 @@
 
 namespace libreyolo::cli {
 
-extern const Command kPredictCommand, kTrackCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand, kSynthCommand,
-    kCheckCommand, kKernelsCommand, kQuantizeCommand, kVersionCommand;
+extern const Command kPredictCommand, kTrackCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand,
+    kSynthCommand, kCheckCommand, kKernelsCommand, kQuantizeCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
-    static const std::vector<Command> table = {kPredictCommand, kTrackCommand, kTrainCommand,    kValCommand,   kInfoCommand,
-                                               kConvertCommand, kQuantizeCommand, kSynthCommand, kCheckCommand,
-                                               kKernelsCommand, kVersionCommand};
+    static const std::vector<Command> table = {kPredictCommand, kTrackCommand,   kTrainCommand,    kValCommand,
+                                               kInfoCommand,    kConvertCommand, kQuantizeCommand, kSynthCommand,
+                                               kCheckCommand,   kKernelsCommand, kVersionCommand};
     return table;
 }
 

@@ -9,7 +9,9 @@
 #include <sstream>
 #include "args.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/live_source.h"
 
+#include "frame_window.h"
 #include "libreyolo/model.h"
 #include "model_argument.h"
 
@@ -25,7 +27,9 @@ keys (defaults in brackets):
                     {models}
   pretrained=BOOL   false: the model's architecture with random weights [true]
   download=BOOL     false: never touch the network, as LIBREYOLO_OFFLINE=1 [true]
-  source=PATH       image, folder, glob ("imgs/*.jpg") or video [the bundled sample image]
+  source=PATH       image, folder, glob ("imgs/*.jpg"), video, camera index (source=0), stream URL
+                    (rtsp://, rtmp://, http(s)://, .m3u8) or a .streams file listing several
+                    [the bundled sample image]; Ctrl-C ends a video or stream cleanly
   conf=F            score threshold [0.25]
   iou=F             NMS IoU threshold [0.45]
   imgsz=N           input size, a multiple of 32 [the model's, 640]
@@ -35,6 +39,7 @@ keys (defaults in brackets):
   vid_stride=N      predict every Nth video frame [1]
   classes=LIST      keep only these class ids, such as classes=0,2 [all]
   save=BOOL         write annotated images/videos under project/name [false]
+  show=BOOL         show each annotated frame in a window as it comes (q or Esc stops) [false]
   project=DIR       [runs/predict]
   name=NAME         run folder, numbered when it exists [predict]
   exist_ok=BOOL     reuse project/name [false]
@@ -53,9 +58,9 @@ flags:
 
 int run_predict(const std::vector<std::string>& argv) {
     const Arguments args = parse_arguments(
-        argv, {"model", "pretrained", "download",   "source",         "conf", "iou",     "imgsz", "max_det",
-               "batch", "device",     "vid_stride", "classes",        "save", "project", "name",  "exist_ok",
-               "half",  "fuse",       "cuda_graph", "fused_attention"},
+        argv, {"model",   "pretrained", "download", "source",     "conf",    "iou",        "imgsz",
+               "max_det", "batch",      "device",   "vid_stride", "classes", "save",       "show",
+               "project", "name",       "exist_ok", "half",       "fuse",    "cuda_graph", "fused_attention"},
         {"json"});
     PredictOptions o;
     o.conf = args.get_float("conf", o.conf);
@@ -87,10 +92,16 @@ int run_predict(const std::vector<std::string>& argv) {
 
     int index = 0;
     std::string saved_dir;
+    std::vector<Result> results;  // what --json prints (a live source's results come only here)
+    std::vector<Speed> speeds;
     auto print = [&](const Result& r) {
         ++index;
+        speeds.push_back(r.speed);
         if (!r.saved_to.empty()) saved_dir = fs::path(r.saved_to).parent_path().string();
-        if (json) return true;
+        if (json) {
+            results.push_back(r);
+            return true;
+        }
         std::map<int, int> counts;
         for (const auto& d : r.boxes) ++counts[d.cls];
         std::ostringstream line;
@@ -111,24 +122,32 @@ int run_predict(const std::vector<std::string>& argv) {
         std::cout.flush();
         return true;
     };
-    const std::vector<Result> results = model.predict(source, o, print);
+    std::unique_ptr<FrameWindows> windows;  // show=true; closed before the summary
+    if (args.get_bool("show", false)) {
+        windows = std::make_unique<FrameWindows>();
+        if (!windows->why_not().empty())
+            std::cerr << "warning: show=true: " << windows->why_not() << "; frames are not shown\n";
+    }
+    stop_on_interrupt();  // Ctrl-C ends a video or a live source cleanly
+    model.predict(source, o, print);
+    windows.reset();
     if (json) {
         std::cout << to_json(results) << "\n";
-    } else if (!results.empty()) {
+    } else if (!speeds.empty()) {
         const auto median_of = [&](double Speed::*part) {
             std::vector<double> v;
-            for (const Result& r : results) v.push_back(r.speed.*part);
+            for (const Speed& s : speeds) v.push_back(s.*part);
             return median(v);
         };
         std::printf(
             "Speed: %.1fms preprocess, %.1fms inference, %.1fms postprocess per image (median of %zu) at imgsz %d "
             "(batch %d, %s)\n",
             median_of(&Speed::preprocess_ms), median_of(&Speed::inference_ms), median_of(&Speed::postprocess_ms),
-            results.size(), imgsz, o.batch, info.device.c_str());
+            speeds.size(), imgsz, o.batch, info.device.c_str());
     }
     print_graph_summary(model, o.cuda_graph);
     if (!saved_dir.empty()) std::cerr << "Results saved to " << saved_dir << "\n";
-    if (results.empty()) {
+    if (speeds.empty()) {
         std::cerr << "error: no image or frame of '" << source << "' could be read\n";
         return 1;
     }

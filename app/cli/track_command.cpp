@@ -7,7 +7,9 @@
 
 #include "args.h"
 #include "cli_common.h"
+#include "frame_window.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/live_source.h"
 #include "libreyolo/track.h"
 #include "model_argument.h"
 
@@ -23,7 +25,10 @@ box gets a track id that stays with its object from frame to frame.
 keys (defaults in brackets):
   model=NAME|FILE   as in predict [the demo model]
   pretrained=BOOL, download=BOOL   as in predict
-  source=PATH       a video file, or a folder or glob of images taken as consecutive frames
+  source=PATH       a video file, a folder or glob of images taken as consecutive frames, a camera
+                    index (source=0), a stream URL (rtsp://, rtmp://, http(s)://, .m3u8) or a
+                    .streams file with one source per line (each tracked on its own); a live
+                    source runs until Ctrl-C
   tracker=NAME      bytetrack or botsort (motion only) [bytetrack]
   track_conf=F      the first association stage's threshold (track_high_thresh) [0.25]
   conf=F            detector threshold [the tracker's track_low_thresh, 0.1, so that unsure boxes
@@ -34,6 +39,7 @@ keys (defaults in brackets):
   vid_stride=N      track every Nth frame [1]
   fps=F             frame rate of an image sequence (a video has its own) [30]
   save=BOOL         write the annotated video (ids and short trails) under project/name [false]
+  show=BOOL         show each annotated frame in a window as it comes (q or Esc stops) [false]
   project=DIR       [runs/track]
   name=NAME         run folder, numbered when it exists [track]
   exist_ok=BOOL     reuse project/name [false]
@@ -46,9 +52,9 @@ flags:
 )";
 
 int run_track(const std::vector<std::string>& argv) {
-    std::set<std::string> keys = {"source",  "conf",     "track_conf", "iou",  "imgsz",      "max_det",
-                                  "classes", "device",   "vid_stride", "fps",  "save",       "project",
-                                  "name",    "exist_ok", "half",       "fuse", "cuda_graph", "model"};
+    std::set<std::string> keys = {"source",   "conf",       "track_conf", "iou",        "imgsz", "max_det", "classes",
+                                  "device",   "vid_stride", "fps",        "save",       "show",  "project", "name",
+                                  "exist_ok", "half",       "fuse",       "cuda_graph", "model"};
     for (const auto& k : model_argument_keys()) keys.insert(k);
     for (const auto& k : tracker_field_names()) keys.insert(k);
     keys.erase("enable_cmc");
@@ -112,7 +118,15 @@ int run_track(const std::vector<std::string>& argv) {
         std::cout.flush();
         return true;
     };
+    std::unique_ptr<FrameWindows> windows;  // show=true; closed before the summary
+    if (args.get_bool("show", false)) {
+        windows = std::make_unique<FrameWindows>();
+        if (!windows->why_not().empty())
+            std::cerr << "warning: show=true: " << windows->why_not() << "; frames are not shown\n";
+    }
+    stop_on_interrupt();  // Ctrl-C ends the video or stream cleanly, the saved video finished
     model.track(source, o, print);
+    windows.reset();
     if (json) {
         std::cout << to_json(kept) << "\n";
     } else if (!infer.empty()) {

@@ -31,6 +31,7 @@ const std::vector<std::string> kLayers = {
     "distributed",  // process groups, gradient reduction, synchronised batch norm
     "model",        // libreyolo::Model: load, build, forward through graphs, quantize
     "predict",      // Model::predict and post-processing
+    "track",        // trackers (ByteTrack, BoT-SORT), Model::track, track trails
     "eval",         // COCO mAP and validation
     "train",        // the training loop and the family recipe interface
     "models",       // the families, one folder each, networks they share, and the list that links them

@@ -128,6 +128,17 @@ private Q_SLOTS:
     }
 
     // Labels read on their box colour and stay inside the image at its top and right edges.
+    void aTrackedBoxShowsItsIdInItsTracksColour() {
+        Result r;
+        r.names = {"circle", "square"};
+        Detection d{1, 2, 30, 40, 0.914f, 1};
+        QCOMPARE(box_label(r, d), std::string("square 0.91"));
+        QCOMPARE(box_colour(d), class_colour(1));
+        d.track_id = 7;
+        QCOMPARE(box_label(r, d), std::string("#7 0.91"));
+        QCOMPARE(box_colour(d), class_colour(7));
+    }
+
     void labelsAreReadableAndStayInsideTheImage() {
         QCOMPARE(label_text_colour({255, 178, 29}), (Rgb{0, 0, 0}));      // yellow
         QCOMPARE(label_text_colour({255, 149, 200}), (Rgb{0, 0, 0}));     // pink

@@ -13,8 +13,10 @@
 #include <set>
 
 #include "libreyolo/errors.h"
+#include "libreyolo/frame_viewer.h"
 #include "libreyolo/model.h"
 #include "libreyolo/track.h"
+#include "support/sliding_sample.h"
 #include "support/test_helpers.h"
 
 using namespace libreyolo;
@@ -25,14 +27,9 @@ namespace {
 
 constexpr int kFrames = 10;
 
-// The sample image shifted right by 6 pixels per frame (the edge repeated): the shapes move as
-// one, at constant speed.
+// The sample sliding right, 6 px per frame.
 cv::Mat frame_at(int i) {
-    const cv::Mat sample = cv::imread(LIBREYOLO_SAMPLE_IMAGE);
-    const cv::Mat shift = (cv::Mat_<double>(2, 3) << 1, 0, 6 * i, 0, 1, 0);
-    cv::Mat out;
-    cv::warpAffine(sample, out, shift, sample.size(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    return out;
+    return libreyolo::testing::sliding_sample(6 * i);
 }
 
 ImageView view_of(const cv::Mat& rgb) {
@@ -50,8 +47,10 @@ struct Run {
     QString out, err;
 };
 
-Run run_cli(const QStringList& args) {
+Run run_cli(const QStringList& args,
+            const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
+    p.setProcessEnvironment(environment);
     p.start(LIBREYOLO_CLI_PATH, args);
     p.waitForFinished(600000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
@@ -170,6 +169,27 @@ private Q_SLOTS:
         QCOMPARE(*ids_of(c.back()).begin(), 1);  // a fresh tracker
     }
 
+    void aFrameViewerSeesEveryAnnotatedFrameAndCanStop() {
+        int shown = 0;
+        bool as_decoded = true;
+        const std::vector<Result> plain = model_.track(clip_.string(), options());
+        set_frame_viewer([&](const std::string& source, const ImageView& bgr) {
+            as_decoded = as_decoded && bgr.width == plain[0].orig_w && bgr.height == plain[0].orig_h &&
+                         bgr.format == PixelFormat::BGR8 && source == plain[0].path;
+            return ++shown < 4;
+        });
+        const std::vector<Result> results = model_.track(clip_.string(), options());
+        set_frame_viewer({});
+        QCOMPARE(shown, 4);
+        QVERIFY(as_decoded);
+        QCOMPARE(static_cast<int>(results.size()), 3);  // the fourth frame's viewer said stop
+        shown = 0;
+        set_frame_viewer([&](const std::string&, const ImageView&) { return ++shown > 0; });
+        model_.predict(clip_.string(), PredictOptions{});
+        set_frame_viewer({});
+        QCOMPARE(shown, kFrames);
+    }
+
     void classesFilterPredictAndTrack() {
         PredictOptions p;
         const std::vector<Result> all = model_.predict(LIBREYOLO_SAMPLE_IMAGE, p);
@@ -225,6 +245,15 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("frame 9 ") && r.out.contains("#1 ") && r.out.contains("Tracked 10 frames"),
                  qPrintable(r.out));
+
+        // show=true: a window where a display exists (offscreen here), a warning where none does.
+        r = run_cli({"track", QString("source=%1").arg(QString::fromStdString(clip_.string())), "show=true"});
+        QVERIFY2(r.code == 0 && !r.err.contains("not shown"), qPrintable(r.err));
+        QProcessEnvironment headless = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"}) headless.remove(v);
+        r = run_cli({"predict", QString("source=%1").arg(QString::fromStdString(clip_.string())), "show=true"},
+                    headless);
+        QVERIFY2(r.code == 0 && r.err.contains("show=true: no display here"), qPrintable(r.err));
 
         r = run_cli({"track"});
         QVERIFY(r.code != 0 && r.err.contains("source:"));

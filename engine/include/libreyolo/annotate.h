@@ -2,6 +2,7 @@
 // How detections are drawn: `predict save=true`, the studio's view and its saved images use these,
 // so every picture of a result looks the same.
 #include <cstdint>
+#include <string>
 
 #include "libreyolo/results.h"
 
@@ -14,6 +15,11 @@ struct Rgb {
 
 // The box colour of a class: Ultralytics' 20-colour palette, cycled.
 Rgb class_colour(int cls);
+
+// A box's colour and label text: a tracked box (track_id >= 0) takes its track's colour and
+// "#id conf", as LibreYOLO draws tracks; any other its class's colour and "name conf".
+Rgb box_colour(const Detection& box);
+std::string box_label(const Result& result, const Detection& box);
 
 // Black or white, whichever reads better on background (by its relative luminance).
 Rgb label_text_colour(Rgb background);

@@ -71,9 +71,12 @@ public:
     // Floating-point operations (2 per multiply-add) of one forward at imgsz×imgsz, batch 1.
     double gflops(int imgsz = 640) const;
 
-    // source: an image file, a folder, a glob pattern or a video file. Unreadable images are
+    // source: an image file, a folder, a glob pattern, a video file, or a live source
+    // (live_source.h: a camera index, a stream URL, a .streams file). Unreadable images are
     // skipped with a warning; on_result (optional) sees each result as soon as it exists and may
-    // return false to stop early.
+    // return false to stop early. A live source runs until it ends, on_result stops it, or the
+    // process is interrupted (stop_on_interrupt); its results go only to on_result when one is
+    // given, so that an endless stream does not grow memory.
     std::vector<Result> predict(const std::string& source, const PredictOptions& options = {},
                                 const std::function<bool(const Result&)>& on_result = {});
     std::vector<Result> predict(const std::vector<ImageView>& images, const PredictOptions& options = {});

@@ -31,17 +31,11 @@ void draw(cv::Mat& image, const Result& result, bool bgr) {
     const int text_thickness = std::max(thickness - 1, 1);
     const double font_scale = thickness / 3.0;
     for (const auto& d : result.boxes) {
-        // A tracked box takes its track's colour and the label "#id conf", as LibreYOLO draws tracks.
-        const bool tracked = d.track_id >= 0;
-        const Rgb colour = class_colour(tracked ? d.track_id : d.cls);
+        const Rgb colour = box_colour(d);
         const cv::Point p1(static_cast<int>(d.x1), static_cast<int>(d.y1));
         const cv::Point p2(static_cast<int>(d.x2), static_cast<int>(d.y2));
         cv::rectangle(image, p1, p2, scalar(colour), thickness, cv::LINE_AA);
-        char label[160];
-        if (tracked)
-            std::snprintf(label, sizeof label, "#%d %.2f", d.track_id, d.conf);
-        else
-            std::snprintf(label, sizeof label, "%s %.2f", result.class_name(d.cls).c_str(), d.conf);
+        const std::string label = box_label(result, d);
         int baseline = 0;
         const cv::Size text = cv::getTextSize(label, cv::FONT_HERSHEY_SIMPLEX, font_scale, text_thickness, &baseline);
         const int tag_w = text.width + 2, tag_h = text.height + baseline + 2;
@@ -57,6 +51,19 @@ void draw(cv::Mat& image, const Result& result, bool bgr) {
 Rgb class_colour(int cls) {
     const auto n = static_cast<int>(std::size(kPalette));
     return kPalette[((cls % n) + n) % n];
+}
+
+Rgb box_colour(const Detection& box) {
+    return class_colour(box.track_id >= 0 ? box.track_id : box.cls);
+}
+
+std::string box_label(const Result& result, const Detection& box) {
+    char label[160];
+    if (box.track_id >= 0)
+        std::snprintf(label, sizeof label, "#%d %.2f", box.track_id, box.conf);
+    else
+        std::snprintf(label, sizeof label, "%s %.2f", result.class_name(box.cls).c_str(), box.conf);
+    return label;
 }
 
 Rgb label_text_colour(Rgb background) {
@@ -86,6 +93,10 @@ namespace image {
 
 void draw_detections(cv::Mat& bgr, const Result& result) {
     draw(bgr, result, true);
+}
+
+ImageView bgr_view(const cv::Mat& bgr) {
+    return ImageView{bgr.data, bgr.cols, bgr.rows, static_cast<int>(bgr.step), PixelFormat::BGR8};
 }
 
 }  // namespace image

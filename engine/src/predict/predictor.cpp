@@ -9,10 +9,12 @@
 #include "image/preprocess.h"
 #include "image/sources.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/frame_viewer.h"
 #include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
 #include "model/model_impl.h"
 #include "predict/frame_batch.h"
+#include "predict/live_frames.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -38,9 +40,51 @@ std::string resolve_save_dir(const PredictOptions& o) {
     return dir.string();
 }
 
+namespace {
+
+// A camera or stream (or several): one frame at a time as they come, every vid_stride-th of each
+// stream, until the sources end, on_result says stop, or the process is interrupted.
+std::vector<Result> predict_live(Model::Impl& m, const std::string& source, const PredictOptions& o,
+                                 const std::function<bool(const Result&)>& on_result) {
+    LiveFrames live(source);
+    SaveDir save_dir(o);
+    std::vector<std::unique_ptr<image::VideoWriter>> writers(live.size());
+    std::vector<int> seen(live.size(), 0);
+    std::vector<Result> all;
+    std::size_t stream = 0;
+    Frame frame;
+    while (live.next(stream, frame)) {
+        if (seen[stream]++ % o.vid_stride != 0) continue;
+        Result r = std::move(run_batch(m, {frame}, o).front());
+        const bool shown = has_frame_viewer();
+        cv::Mat annotated;
+        if (o.save || shown) {
+            annotated = frame.bgr.clone();
+            image::draw_detections(annotated, r);
+        }
+        if (shown && !show_frame(frame.path, image::bgr_view(annotated))) break;
+        if (o.save) {
+            if (!writers[stream])
+                writers[stream] = std::make_unique<image::VideoWriter>(
+                    save_dir.get() / live.stem(stream), live.fps(stream) / o.vid_stride, annotated.size());
+            writers[stream]->write(annotated);
+            r.saved_to = writers[stream]->written_path().string();
+        }
+        if (!on_result) {
+            all.push_back(std::move(r));
+        } else if (!on_result(r)) {
+            break;
+        }
+    }
+    return all;
+}
+
+}  // namespace
+
 std::vector<Result> Model::predict(const std::string& source, const PredictOptions& o,
                                    const std::function<bool(const Result&)>& on_result) {
     validate_predict_options(o);
+    if (is_live_source(source)) return predict_live(*impl_, source, o, on_result);
     const std::vector<image::SourceItem> items = image::expand_source(source);
     SaveDir save_dir(o);
     std::vector<Result> all;
@@ -52,9 +96,14 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
                        image::VideoWriter* writer) {
         for (std::size_t i = 0; i < batch_results.size(); ++i) {
             Result& r = batch_results[i];
-            if (o.save) {
-                cv::Mat annotated = frames[i].bgr.clone();
+            const bool shown = has_frame_viewer();
+            cv::Mat annotated;
+            if (o.save || shown) {
+                annotated = frames[i].bgr.clone();
                 image::draw_detections(annotated, r);
+            }
+            if (shown && !show_frame(r.path, image::bgr_view(annotated))) stop = true;
+            if (o.save) {
                 if (writer) {
                     writer->write(annotated);
                     r.saved_to = writer->written_path().string();
@@ -78,7 +127,7 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
     };
 
     for (const auto& item : items) {
-        if (stop) break;
+        if (stop || interrupt_requested()) break;
         if (item.kind == image::SourceKind::Image) {
             cv::Mat bgr = image::read_image(item.path);
             if (bgr.empty()) {
@@ -113,7 +162,7 @@ std::vector<Result> Model::predict(const std::string& source, const PredictOptio
             deliver(results, frames, writer.get());
             frames.clear();
         };
-        for (int index = 0; !stop && reader.read(frame); ++index) {
+        for (int index = 0; !stop && !interrupt_requested() && reader.read(frame); ++index) {
             if (index % o.vid_stride != 0) continue;
             frames.push_back(decoded_frame(frame.clone(), item.path.string(), index));
             if (static_cast<int>(frames.size()) == o.batch) flush_frames();

@@ -10,10 +10,13 @@
 #include "image/preprocess.h"
 #include "image/sources.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/frame_viewer.h"
+#include "libreyolo/live_source.h"
 #include "libreyolo/log.h"
 #include "libreyolo/track.h"
 #include "model/model_impl.h"
 #include "predict/frame_batch.h"
+#include "predict/live_frames.h"
 #include "track/trails.h"
 
 namespace libreyolo {
@@ -127,11 +130,9 @@ private:
 // The annotated video of a tracked stream: boxes with ids and trails, written as frames come.
 class TrackVideo {
 public:
-    TrackVideo(const PredictOptions& o, std::string stem, double fps) : dir_(o), stem_(std::move(stem)), fps_(fps) {}
-    std::string write(const cv::Mat& decoded_bgr, const Result& r, const track::TrackTrails& trails) {
-        cv::Mat annotated = decoded_bgr.clone();
-        trails.draw(annotated);
-        image::draw_detections(annotated, r);
+    // dir: the run folder, shared by the streams of one call (it outlives this).
+    TrackVideo(SaveDir& dir, std::string stem, double fps) : dir_(dir), stem_(std::move(stem)), fps_(fps) {}
+    std::string write(cv::Mat annotated) {
         if (!writer_) {
             size_ = annotated.size();
             writer_ = std::make_unique<image::VideoWriter>(dir_.get() / stem_, fps_, size_);
@@ -143,7 +144,7 @@ public:
     }
 
 private:
-    SaveDir dir_;
+    SaveDir& dir_;
     std::string stem_;
     double fps_;
     std::unique_ptr<image::VideoWriter> writer_;
@@ -152,27 +153,77 @@ private:
 
 }  // namespace
 
+namespace {
+
+// One followed stream: its tracker, trails and annotated video.
+struct StreamTrack {
+    std::shared_ptr<KeptTrack> kept;
+    track::TrackTrails trails;
+    std::unique_ptr<TrackVideo> video;
+};
+
+// Tracks one frame of a stream; false when on_result says stop.
+bool track_frame(Model::Impl& m, const Resolved& r, StreamTrack& s, const Frame& frame,
+                 const std::function<bool(const Result&)>& on_result, std::vector<Result>& all) {
+    Result result = std::move(run_batch(m, {frame}, r.predict).front());
+    result.boxes = s.kept->tracker.update(result.boxes);
+    s.trails.add(result);
+    const bool shown = has_frame_viewer();
+    if (s.video || shown) {
+        cv::Mat annotated = frame.bgr.clone();
+        s.trails.draw(annotated);
+        image::draw_detections(annotated, result);
+        if (shown && !show_frame(frame.path, image::bgr_view(annotated))) return false;
+        if (s.video) result.saved_to = s.video->write(std::move(annotated));
+    }
+    if (!on_result) {
+        all.push_back(std::move(result));
+        return true;
+    }
+    return on_result(result);
+}
+
+// Cameras and streams: a tracker for each, frames as they come, every vid_stride-th of a stream.
+std::vector<Result> track_live(Model::Impl& m, const std::string& source, const TrackOptions& o,
+                               const std::function<bool(const Result&)>& on_result) {
+    const Resolved r = resolve(o, /*image_sequence=*/false);
+    LiveFrames live(source);
+    SaveDir save_dir(r.predict);
+    std::vector<StreamTrack> streams(live.size());
+    for (std::size_t i = 0; i < live.size(); ++i) {
+        // Only a single stream can be continued by persist: it is the model's one kept tracker.
+        streams[i].kept = tracker_for(m, r, live.source(i), o.persist && live.size() == 1);
+        if (r.predict.save)
+            streams[i].video = std::make_unique<TrackVideo>(save_dir, live.stem(i), live.fps(i) / r.predict.vid_stride);
+    }
+    std::vector<int> seen(live.size(), 0);
+    std::vector<Result> all;
+    std::size_t stream = 0;
+    Frame frame;
+    while (live.next(stream, frame)) {
+        if (seen[stream]++ % r.predict.vid_stride != 0) continue;
+        if (!track_frame(m, r, streams[stream], frame, on_result, all)) break;
+    }
+    return all;
+}
+
+}  // namespace
+
 std::vector<Result> Model::track(const std::string& source, const TrackOptions& o,
                                  const std::function<bool(const Result&)>& on_result) {
+    if (is_live_source(source)) return track_live(*impl_, source, o, on_result);
     FrameSequence frames(source, std::max(1, o.predict.vid_stride));
     const Resolved r = resolve(o, frames.image_sequence());
-    const std::shared_ptr<KeptTrack> kept = tracker_for(*impl_, r, frames.key(), o.persist);
+    SaveDir save_dir(r.predict);
+    StreamTrack s;
+    s.kept = tracker_for(*impl_, r, frames.key(), o.persist);
     const double fps = frames.image_sequence() ? o.fps : frames.video_fps();
-    TrackVideo video(r.predict, frames.stem(), fps / std::max(1, o.predict.vid_stride));
-    track::TrackTrails trails;
+    if (r.predict.save)
+        s.video = std::make_unique<TrackVideo>(save_dir, frames.stem(), fps / std::max(1, o.predict.vid_stride));
     std::vector<Result> all;
     Frame frame;
-    while (frames.next(frame)) {
-        Result result = std::move(run_batch(*impl_, {frame}, r.predict).front());
-        result.boxes = kept->tracker.update(result.boxes);
-        trails.add(result);
-        if (r.predict.save) result.saved_to = video.write(frame.bgr, result, trails);
-        if (!on_result) {
-            all.push_back(std::move(result));
-        } else if (!on_result(result)) {
-            break;
-        }
-    }
+    while (!interrupt_requested() && frames.next(frame))
+        if (!track_frame(*impl_, r, s, frame, on_result, all)) break;
     return all;
 }
 
