@@ -47,6 +47,21 @@ void warn_if_random(const Model& model) {
                                  " has random weights (pretrained=false), so its detections are meaningless");
 }
 
+void read_predict_keys(const Arguments& args, PredictOptions& o) {
+    o.conf = args.get_float("conf", o.conf);
+    o.iou = args.get_float("iou", o.iou);
+    o.imgsz = args.get_int("imgsz", o.imgsz);
+    o.max_det = args.get_int("max_det", o.max_det);
+    o.classes = args.get_int_list("classes");
+    o.vid_stride = args.get_int("vid_stride", o.vid_stride);
+    o.save = args.get_bool("save", o.save);
+    o.project = args.get("project", o.project);
+    o.name = args.get("name", o.name);
+    o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
+    o.cuda_graph = parse_graph_mode(args.get("cuda_graph", "false"));
+    o.fuse = args.get_bool("fuse", o.fuse);
+}
+
 void print_graph_summary(const Model& model, GraphMode mode) {
     if (mode == GraphMode::Off) return;
     // Replays are what make the graph worth it; say how many there were (zero is visible).

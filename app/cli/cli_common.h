@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "args.h"
 #include "libreyolo/model.h"
 
 namespace libreyolo::cli {
@@ -24,6 +25,10 @@ double median(std::vector<double> values);
 std::string default_sample_image();
 // One warning when model has random weights.
 void warn_if_random(const Model& model);
+
+// The keys predict and track share (conf, iou, imgsz, max_det, classes, vid_stride, save, project,
+// name, exist_ok, cuda_graph, fuse) into o; an absent key leaves o's value.
+void read_predict_keys(const Arguments& args, PredictOptions& o);
 
 // After predict or track with CUDA graphs on: the graphs captured and how often they replayed.
 void print_graph_summary(const Model& model, GraphMode mode);

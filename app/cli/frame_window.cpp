@@ -1,6 +1,7 @@
 #include "frame_window.h"
 
 #include <cstdlib>
+#include <iostream>
 
 #include "libreyolo/frame_viewer.h"
 
@@ -83,5 +84,13 @@ FrameWindows::FrameWindows() : why_not_("this build has no window support (built
 FrameWindows::~FrameWindows() = default;
 
 #endif
+
+std::unique_ptr<FrameWindows> FrameWindows::open_if(bool show) {
+    if (!show) return nullptr;
+    auto windows = std::make_unique<FrameWindows>();
+    if (!windows->why_not().empty())
+        std::cerr << "warning: show=true: " << windows->why_not() << "; frames are not shown\n";
+    return windows;
+}
 
 }  // namespace libreyolo::cli

@@ -16,6 +16,8 @@ public:
     FrameWindows(const FrameWindows&) = delete;
     FrameWindows& operator=(const FrameWindows&) = delete;
     const std::string& why_not() const { return why_not_; }
+    // show=true: the windows, after a warning on stderr when they cannot open; nullptr for false.
+    static std::unique_ptr<FrameWindows> open_if(bool show);
 
 private:
     struct State;

@@ -63,19 +63,8 @@ int run_predict(const std::vector<std::string>& argv) {
                "project", "name",       "exist_ok", "half",       "fuse",    "cuda_graph", "fused_attention"},
         {"json"});
     PredictOptions o;
-    o.conf = args.get_float("conf", o.conf);
-    o.iou = args.get_float("iou", o.iou);
-    o.imgsz = args.get_int("imgsz", o.imgsz);
-    o.max_det = args.get_int("max_det", o.max_det);
+    read_predict_keys(args, o);
     o.batch = args.get_int("batch", o.batch);
-    o.vid_stride = args.get_int("vid_stride", o.vid_stride);
-    o.classes = args.get_int_list("classes");
-    o.save = args.get_bool("save", o.save);
-    o.project = args.get("project", o.project);
-    o.name = args.get("name", o.name);
-    o.exist_ok = args.get_bool("exist_ok", o.exist_ok);
-    o.cuda_graph = parse_graph_mode(args.get("cuda_graph", "false"));
-    o.fuse = args.get_bool("fuse", o.fuse);
     const bool json = args.flags.count("json") != 0;
     const std::string source = args.get("source", default_sample_image());
 
@@ -122,12 +111,7 @@ int run_predict(const std::vector<std::string>& argv) {
         std::cout.flush();
         return true;
     };
-    std::unique_ptr<FrameWindows> windows;  // show=true; closed before the summary
-    if (args.get_bool("show", false)) {
-        windows = std::make_unique<FrameWindows>();
-        if (!windows->why_not().empty())
-            std::cerr << "warning: show=true: " << windows->why_not() << "; frames are not shown\n";
-    }
+    std::unique_ptr<FrameWindows> windows = FrameWindows::open_if(args.get_bool("show", false));
     stop_on_interrupt();  // Ctrl-C ends a video or a live source cleanly
     model.predict(source, o, print);
     windows.reset();

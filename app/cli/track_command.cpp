@@ -64,18 +64,7 @@ int run_track(const std::vector<std::string>& argv) {
 
     TrackOptions o;
     PredictOptions& p = o.predict;
-    p.conf = args.get_float("conf", p.conf);
-    p.iou = args.get_float("iou", p.iou);
-    p.imgsz = args.get_int("imgsz", p.imgsz);
-    p.max_det = args.get_int("max_det", p.max_det);
-    p.classes = args.get_int_list("classes");
-    p.vid_stride = args.get_int("vid_stride", p.vid_stride);
-    p.save = args.get_bool("save", p.save);
-    p.project = args.get("project", p.project);
-    p.name = args.get("name", p.name);
-    p.exist_ok = args.get_bool("exist_ok", p.exist_ok);
-    p.cuda_graph = parse_graph_mode(args.get("cuda_graph", "false"));
-    p.fuse = args.get_bool("fuse", p.fuse);
+    read_predict_keys(args, p);
     o.track_conf = args.get_float("track_conf", o.track_conf);
     o.fps = args.get_double("fps", o.fps);
     for (const auto& field : tracker_field_names())
@@ -118,12 +107,7 @@ int run_track(const std::vector<std::string>& argv) {
         std::cout.flush();
         return true;
     };
-    std::unique_ptr<FrameWindows> windows;  // show=true; closed before the summary
-    if (args.get_bool("show", false)) {
-        windows = std::make_unique<FrameWindows>();
-        if (!windows->why_not().empty())
-            std::cerr << "warning: show=true: " << windows->why_not() << "; frames are not shown\n";
-    }
+    std::unique_ptr<FrameWindows> windows = FrameWindows::open_if(args.get_bool("show", false));
     stop_on_interrupt();  // Ctrl-C ends the video or stream cleanly, the saved video finished
     model.track(source, o, print);
     windows.reset();

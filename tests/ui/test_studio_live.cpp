@@ -56,7 +56,7 @@ private Q_SLOTS:
         QVERIFY(finished.first().at(0).toInt() >= 6);
         QVERIFY(!window.liveBar()->running());
         QCOMPARE(window.liveBar()->startButton()->text(), QString("Start"));
-        // Released: the server sees its client go, and no frame comes after the stop.
+        // Ended: no frame comes after the stop.
         const int after = shown.count();
         QTest::qWait(500);
         QCOMPARE(shown.count(), after);
