@@ -192,7 +192,8 @@ LiveCapture::LiveCapture(const std::string& source, const LiveOptions& options)
     }
     stats_.connected = true;
     const double fps = device_->capture.get(cv::CAP_PROP_FPS);
-    if (fps > 0 && fps < 1000) stats_.fps = fps;
+    reported_fps_ = fps > 0 && fps < 1000;
+    if (reported_fps_) stats_.fps = fps;
     thread_ = std::thread([this] { run(); });
 #else
     throw NotSupported(source + ": this build has no video decoder (OpenCV videoio)");
@@ -270,7 +271,7 @@ void LiveCapture::run() {
         latest_index_ = stats_.frames_read++;
         if (stats_.frames_read == 1) first_frame_time_ = now;
         const double elapsed = std::chrono::duration<double>(now - first_frame_time_).count();
-        if (elapsed > 0.5 && !(device_->capture.get(cv::CAP_PROP_FPS) > 0))
+        if (elapsed > 0.5 && !reported_fps_)
             stats_.fps = static_cast<double>(stats_.frames_read - 1) / elapsed;
         ready_.notify_all();
     }

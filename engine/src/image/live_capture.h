@@ -45,6 +45,7 @@ private:
     LiveStats stats_;
     std::string end_reason_;
     bool ended_ = false;
+    bool reported_fps_ = false;  // the source states its frame rate; else it is measured
     std::atomic<bool> stopping_{false};
     std::chrono::steady_clock::time_point first_frame_time_{};
     std::thread thread_;

@@ -50,8 +50,7 @@ Resolved resolve(const TrackOptions& o, bool image_sequence) {
     if (!explicitly_set(o, "track_high_thresh")) r.tracker.track_high_thresh = o.track_conf;
     if (image_sequence && !explicitly_set(o, "frame_rate"))
         r.tracker.frame_rate = o.fps / std::max(1, o.predict.vid_stride);
-    validate(r.tracker);
-    Tracker normalise(r.tracker);  // the tracker's own spelling (a ".yaml" suffix dropped)
+    Tracker normalise(r.tracker);  // validates; the tracker's own spelling (a ".yaml" suffix dropped)
     r.tracker = normalise.config();
     if (r.predict.conf < 0) r.predict.conf = r.tracker.track_low_thresh;
     r.predict.batch = 1;  // one frame at a time, in order
