@@ -7,8 +7,8 @@
 # (LIBREYOLO_KERNELS=reference: LibTorch's convolution, then the activation), the measurement that
 # chose the route. LibreYOLO 1.6.0's predict with cuda_graph=True in the same run when its wheel is
 # importable (scripts/make-bench-wheels.sh). Writes $OUT/fuse-bench.md (copied to docs/ by hand).
-# MODELS (yolo9-t,yolo9-c,rtdetr-r18), REFERENCE_PASS=0 (skip the reference route's rows) and
-# PROFILE_MODELS ("yolo9-t yolo9-c"; empty skips the profile) shorten a run.
+# MODELS (yolo9-t,yolo9-c,rtdetr-r18), REFERENCE_PASS=0 (skip the reference route's rows),
+# AUTOTUNE_PASS=0 (skip the untimed heuristic engine's rows) and PROFILE_MODELS ("yolo9-t yolo9-c"; empty skips the profile) shorten a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-build-gpu/out}"
@@ -21,6 +21,13 @@ build-gpu/bin/bench_graph_inference models="$MODELS" batches=1,8 e2e_runs=100 --
 if [[ ${REFERENCE_PASS:-1} == 1 ]]; then
   LIBREYOLO_KERNELS=reference build-gpu/bin/bench_graph_inference models="$MODELS" batches=1,8 e2e_runs=100 --json \
     > "$OUT/fuse-bench-reference.jsonl" 2>>"$OUT/fuse-bench.log"
+fi
+# cuDNN's fused engines as its heuristic ranks them (the first, untimed), against the default: the
+# fastest of the first few, timed per shape (LIBREYOLO_CUDNN_AUTOTUNE).
+: > "$OUT/fuse-bench-heuristic.jsonl"
+if [[ ${AUTOTUNE_PASS:-1} == 1 ]]; then
+  LIBREYOLO_CUDNN_AUTOTUNE=1 build-gpu/bin/bench_graph_inference models="$MODELS" dtypes=float16 batches=1,8 \
+    e2e_runs=20 --json > "$OUT/fuse-bench-heuristic.jsonl" 2>>"$OUT/fuse-bench.log"
 fi
 # What each graph launches: the captured graphs of yolo9-t float16 batch 1 (fuse off, then on; the
 # forward, then the end-to-end predict) written as Graphviz files and summed by kernel category.
@@ -51,8 +58,10 @@ def rows(name):
     path = os.path.join(out_dir, name)
     return [json.loads(l) for l in open(path) if l.strip().startswith("{")] if os.path.exists(path) else []
 fused, ref, ly = rows("fuse-bench.jsonl"), rows("fuse-bench-reference.jsonl"), rows("fuse-bench-libreyolo.jsonl")
-key = lambda r: (r["model"], r["dtype"], r.get("batch"), r.get("fuse"), r.get("cuda_graph"))
+heuristic = rows("fuse-bench-heuristic.jsonl")
+key = lambda r: (r["model"], r["dtype"], r.get("batch"), r.get("fuse"), r.get("cuda_graph"), r.get("pixels"))
 ref_by = {key(r): r for r in ref}
+heuristic_by = {key(r): r for r in heuristic}
 out = ["# Fused inference (fuse=true): benchmark", "",
        measured_line("scripts/bench_gpu_fuse.sh"),
        "(after `scripts/gpu-check.sh` built build-gpu/). Random-init weights, 80 classes, input 640.", "",
@@ -62,28 +71,38 @@ out = ["# Fused inference (fuse=true): benchmark", "",
        "channels-last), its convolutions through conv_bias_act: `ref` its reference (LibTorch's",
        "convolution, then the activation; LIBREYOLO_KERNELS=reference), `cudnn` the registry's choice",
        "(cuDNN runtime fusion for float16 NHWC). Kernels: kernel nodes in one replay of the graph.", "",
-       "| model | dtype | batch | eager ms | graph ms | fused graph ms (ref) | fused graph ms (cudnn) | kernels | fused kernels (ref) | fused kernels (cudnn) | graph / fused graph |",
-       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+       "`cudnn, heuristic`: cuDNN's first-ranked fused engine (LIBREYOLO_CUDNN_AUTOTUNE=1); `cudnn`: the",
+       "fastest of its first four, timed per shape when the shape is first seen (the default).", "",
+       "First call: wall clock of the first fused forward of the batch size, which builds cuDNN's",
+       "engines for its shapes (and, at the first batch size, the fused copy).", "",
+       "| model | dtype | batch | eager ms | graph ms | fused graph ms (ref) | fused graph ms (cudnn, heuristic) | fused graph ms (cudnn) | kernels | fused kernels (ref) | fused kernels (cudnn) | graph / fused graph | fused first call ms (heuristic) | fused first call ms |",
+       "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+nan = float("nan")
 for r in (r for r in fused if r.get("kind") == "forward"):
-    f = ref_by.get(key(r), {})
+    f, h = ref_by.get(key(r), {}), heuristic_by.get(key(r), {})
     out.append(f"| {r['model']} | {r['dtype']} | {r['batch']} | {r['eager_ms']:.3f} | {r['graph_ms']:.3f} | "
-               f"{f.get('fused_graph_ms', float('nan')):.3f} | {r['fused_graph_ms']:.3f} | {r['kernels']} | "
-               f"{f.get('fused_kernels', '')} | {r['fused_kernels']} | {r['graph_ms'] / r['fused_graph_ms']:.2f}x |")
+               f"{f.get('fused_graph_ms', nan):.3f} | {h.get('fused_graph_ms', nan):.3f} | {r['fused_graph_ms']:.3f} | "
+               f"{r['kernels']} | {f.get('fused_kernels', '')} | {r['fused_kernels']} | "
+               f"{r['graph_ms'] / r['fused_graph_ms']:.2f}x | {h.get('fused_first_ms', nan):.0f} | "
+               f"{r.get('fused_first_ms', nan):.0f} |")
 out += ["", "## End-to-end predict, one 640x480 image in host memory", "",
         "Wall clock per call (letterbox, forward, NMS, scaling), median of 100 after 20 warm-up calls;",
         "LibreYOLO 1.6.0's predict on the same pixels (bench/libreyolo_graph_predict.py) in the same run.", "",
-        "| model | dtype | fuse | cuda_graph | conv_bias_act | end-to-end ms | pre ms | forward ms | post ms |",
-        "|---|---|---|---|---|---:|---:|---:|---:|"]
+        "Preprocessing on the `host` (OpenCV's letterbox, then the 8-bit canvas uploaded) or on the",
+        "`device` (the 8-bit image uploaded through a page-locked buffer, the letterbox slot recorded in",
+        "the fused path's graph; its time then counts in forward).", "",
+        "| model | dtype | fuse | cuda_graph | preprocessing | conv_bias_act | end-to-end ms | pre ms | forward ms | post ms |",
+        "|---|---|---|---|---|---|---:|---:|---:|---:|"]
 for route, table in (("registry", fused), ("reference", ref)):
     for r in (r for r in table if r.get("kind") == "predict"):
         if route == "reference" and not r["fuse"]:
             continue
         out.append(f"| {r['model']} | {r['dtype']} | {str(r['fuse']).lower()} | {r['cuda_graph']} | "
-                   f"{route if r['fuse'] else '-'} | {r['end_to_end_ms']:.3f} | {r['pre_ms']:.3f} | "
-                   f"{r['infer_ms']:.3f} | {r['post_ms']:.3f} |")
+                   f"{r.get('pixels', 'host')} | {route if r['fuse'] else '-'} | {r['end_to_end_ms']:.3f} | "
+                   f"{r['pre_ms']:.3f} | {r['infer_ms']:.3f} | {r['post_ms']:.3f} |")
 for r in ly:
     result = f"{r['end_to_end_ms']:.3f}" if "end_to_end_ms" in r else r.get("error", "")
-    out.append(f"| LibreYOLO 1.6.0 {r['model']} | {r['dtype']} | - | {str(r['cuda_graph']).lower()} | - | "
+    out.append(f"| LibreYOLO 1.6.0 {r['model']} | {r['dtype']} | - | {str(r['cuda_graph']).lower()} | - | - | "
                f"{result} | | | |")
 dots = rows("graph-kernels.jsonl")
 if dots:

@@ -2,10 +2,15 @@
 // CPU gives the reference's outputs (LibTorch's conv2d, then the activation) within float32
 // rounding, for the geometries the detectors use, in NCHW and channels-last; the slot picks it for
 // inference on the CPU and falls back to the reference where it declines (gradients, float64); a
-// fused model's blocks run through it.
+// fused model's blocks run through it; the result can be written into a given tensor; cuDNN's
+// timed engine choices persist across processes.
 #include <QtTest/QtTest>
 
+#include <filesystem>
+#include <fstream>
+
 #include "kernels/conv_bias_act_slot.h"
+#include "kernels/fused_engine_choices.h"
 #include "kernels/onednn_conv_bias_act.h"
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
@@ -102,10 +107,10 @@ private Q_SLOTS:
         auto& slot = kernels::conv_bias_act_slot();
         {
             torch::NoGradGuard no_grad;
-            slot(x, w, b, g, ConvActivation::SiLU);
+            kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU);
             QCOMPARE(QString::fromStdString(slot.info().active), QString("onednn"));
         }
-        const torch::Tensor y = slot(x, w, b, g, ConvActivation::SiLU);  // grad mode: the reference
+        const torch::Tensor y = kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU);  // grad mode: the reference
         QCOMPARE(QString::fromStdString(slot.info().active), QString("portable"));
         QVERIFY(torch::equal(y, kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU)));
         y.sum().backward();
@@ -113,9 +118,57 @@ private Q_SLOTS:
         torch::NoGradGuard no_grad;
         const torch::Tensor x64 = x.to(torch::kFloat64);
         const torch::Tensor w64 = w.detach().to(torch::kFloat64), b64 = b.to(torch::kFloat64);
-        QVERIFY(torch::equal(slot(x64, w64, b64, g, ConvActivation::ReLU),
+        QVERIFY(torch::equal(kernels::conv_bias_act(x64, w64, b64, g, ConvActivation::ReLU),
                              kernels::conv_bias_act_reference(x64, w64, b64, g, ConvActivation::ReLU)));
         QCOMPARE(QString::fromStdString(slot.info().active), QString("portable"));
+    }
+
+    // With an out tensor (a channel slice of a concatenation's buffer) the result lands there and
+    // the rest of the buffer is untouched, through oneDNN and through the reference.
+    void theResultIsWrittenIntoOut() {
+        const ConvGeometry g = geometry({8, 12, 3, 1, 1, 16});
+        const torch::Tensor x = torch::randn({1, 8, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        const torch::Tensor w = torch::randn({12, 8, 3, 3}).contiguous(torch::MemoryFormat::ChannelsLast);
+        const torch::Tensor b = torch::randn({12});
+        torch::InferenceMode guard;
+        const torch::Tensor want = kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU);
+        for (const bool reference : {false, true}) {
+            const torch::Tensor buffer = torch::zeros({1, 20, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+            const torch::Tensor out = buffer.slice(1, 4, 16);
+            const torch::Tensor y = reference ? kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU, out)
+                                              : kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, out);
+            if (!reference)
+                QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("onednn"));
+            QCOMPARE(y.data_ptr(), out.data_ptr());
+            QVERIFY(relative_gap(want, out) <= 1e-5f);
+            QVERIFY(buffer.slice(1, 0, 4).eq(0).all().item<bool>() && buffer.slice(1, 16, 20).eq(0).all().item<bool>());
+        }
+        const torch::Tensor wrong = torch::zeros({1, 11, 16, 16});
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, wrong));
+    }
+
+    // cuDNN's timed engine choices persist across processes in a small text file: lines that do not
+    // parse are ignored, a new choice is added and the file rewritten with every line.
+    void fusedEngineChoicesPersist() {
+        QTemporaryDir dir;
+        qputenv("LIBREYOLO_CUDNN_CACHE", dir.path().toUtf8());
+        const std::filesystem::path file = kernels::fused_engine_choices_file();
+        QCOMPARE(QString::fromStdString(file.parent_path().string()), dir.path());
+        {
+            std::ofstream out(file);
+            out << "H200 sm90 x 1 3 640 640\teng0_k2=1\nno tab here\n\tempty key\nempty engine\t\n";
+        }
+        QCOMPARE(kernels::remembered_fused_engine("H200 sm90 x 1 3 640 640").value_or(""), std::string("eng0_k2=1"));
+        QVERIFY(!kernels::remembered_fused_engine("no tab here"));
+        QVERIFY(!kernels::remembered_fused_engine("empty engine"));
+        kernels::remember_fused_engine("H200 sm90 x 8 3 640 640", "eng4_k1=0");
+        kernels::remember_fused_engine("bad\tkey", "eng1");  // not storable: ignored
+        QCOMPARE(kernels::remembered_fused_engine("H200 sm90 x 8 3 640 640").value_or(""), std::string("eng4_k1=0"));
+        std::ifstream in(file);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        QCOMPARE(QString::fromStdString(text),
+                 QString("H200 sm90 x 1 3 640 640\teng0_k2=1\nH200 sm90 x 8 3 640 640\teng4_k1=0\n"));
+        qunsetenv("LIBREYOLO_CUDNN_CACHE");
     }
 
     void theRegistryListsTheSlot() {

@@ -91,7 +91,7 @@ private Q_SLOTS:
         const ConvGeometry g = geometry(kernel, stride);
         const auto act = static_cast<ConvActivation>(activation);
         torch::InferenceMode guard;
-        const torch::Tensor y = kernels::conv_bias_act_slot()(x, w, b, g, act);
+        const torch::Tensor y = kernels::conv_bias_act(x, w, b, g, act);
         QCOMPARE(QString::fromStdString(active()), QString(kFusion));
         QVERIFY(y.is_contiguous(torch::MemoryFormat::ChannelsLast));
         QCOMPARE(y.scalar_type(), x.scalar_type());
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QVERIFY(!slice.is_contiguous(torch::MemoryFormat::ChannelsLast));
         const torch::Tensor w = channels_last(torch::randn({32, 32, 3, 3}, half) / 96), b = torch::randn({32}, half);
         torch::InferenceMode guard;
-        const torch::Tensor y = kernels::conv_bias_act_slot()(slice, w, b, geometry(3, 1), ConvActivation::SiLU);
+        const torch::Tensor y = kernels::conv_bias_act(slice, w, b, geometry(3, 1), ConvActivation::SiLU);
         QCOMPARE(QString::fromStdString(active()), QString(kFusion));
         const torch::Tensor want =
             kernels::conv_bias_act_reference(slice.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32),
@@ -121,21 +121,41 @@ private Q_SLOTS:
         QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
     }
 
+    // A concatenation's part written in place: the fused kernel stores straight into a channel
+    // slice of a channels-last buffer, the other channels untouched.
+    void theFusionWritesIntoAChannelSlice() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        const torch::Tensor x = channels_last(torch::randn({2, 16, 40, 40}, half));
+        const torch::Tensor w = channels_last(torch::randn({24, 16, 3, 3}, half) * 0.1);
+        const torch::Tensor b = torch::randn({24}, half);
+        torch::InferenceMode guard;
+        const torch::Tensor buffer = channels_last(torch::zeros({2, 56, 40, 40}, half));
+        const torch::Tensor out = buffer.slice(1, 16, 40);
+        const torch::Tensor y = kernels::conv_bias_act(x, w, b, geometry(3, 1), ConvActivation::SiLU, out);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        QCOMPARE(y.data_ptr(), out.data_ptr());
+        const torch::Tensor want = kernels::conv_bias_act_reference(
+            x.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32), geometry(3, 1), ConvActivation::SiLU);
+        const float gap = ((out.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+        QVERIFY(buffer.slice(1, 0, 16).eq(0).all().item<bool>());
+        QVERIFY(buffer.slice(1, 40, 56).eq(0).all().item<bool>());
+    }
+
     void theSlotDeclinesWhatTheFusionDoesNotTake() {
         const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
         const torch::Tensor x = torch::randn({1, 16, 32, 32}, half), w = torch::randn({16, 16, 3, 3}, half);
         const torch::Tensor b = torch::randn({16}, half);
-        auto& slot = kernels::conv_bias_act_slot();
         torch::InferenceMode guard;
-        slot(channels_last(x), channels_last(w), b, geometry(3, 1), ConvActivation::SiLU);
+        kernels::conv_bias_act(channels_last(x), channels_last(w), b, geometry(3, 1), ConvActivation::SiLU);
         QCOMPARE(QString::fromStdString(active()), QString(kFusion));
-        slot(x, w, b, geometry(3, 1), ConvActivation::SiLU);  // NCHW
+        kernels::conv_bias_act(x, w, b, geometry(3, 1), ConvActivation::SiLU);  // NCHW
         QCOMPARE(QString::fromStdString(active()), QString("portable"));
-        slot(channels_last(x.to(torch::kFloat32)), channels_last(w.to(torch::kFloat32)), b.to(torch::kFloat32),
-             geometry(3, 1), ConvActivation::SiLU);
+        kernels::conv_bias_act(channels_last(x.to(torch::kFloat32)), channels_last(w.to(torch::kFloat32)),
+                               b.to(torch::kFloat32), geometry(3, 1), ConvActivation::SiLU);
         QCOMPARE(QString::fromStdString(active()), QString("portable"));
         const torch::Tensor grouped = channels_last(torch::randn({16, 4, 3, 3}, half));
-        slot(channels_last(x), grouped, b, geometry(3, 1, 4), ConvActivation::SiLU);
+        kernels::conv_bias_act(channels_last(x), grouped, b, geometry(3, 1, 4), ConvActivation::SiLU);
         QCOMPARE(QString::fromStdString(active()), QString("portable"));
     }
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "graphs/graph_key.h"
+#include "kernels/letterbox_slot.h"
 #include "libreyolo/device.h"
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
@@ -159,6 +160,36 @@ private Q_SLOTS:
                     const float gap = ((folded - reference).abs().max() / reference.abs().max()).item<float>();
                     QVERIFY2(gap <= 1e-4f, qPrintable(QString("%1: %2").arg(name).arg(gap)));
                 }
+            }
+    }
+
+    // The fused path from 8-bit pixels (fuse=true predict on a GPU): the letterbox recorded with the
+    // network in one graph per pixel shape, replaying its own eager run exactly, and computing the
+    // fused forward of the letterbox slot's canvas.
+    void theFusedPixelPathReplaysItsOwnEagerRun() {
+        for (const char* name : {"yolo9-t", "rtdetr-r18"})
+            for (const char* dtype : {"float32", "float16"}) {
+                Model model = Model::create(name, 80, "cuda");
+                model.set_dtype(dtype);
+                const torch::Tensor pixels =
+                    torch::randint(0, 256, {2, 240, 300, 3}, torch::dtype(torch::kUInt8).device(torch::kCUDA))
+                        .permute({0, 3, 1, 2});
+                const bool stretch = is_stretch(family_traits(model.info().family).input_resize);
+                const kernels::InputCanvas canvas =
+                    kernels::input_canvas(240, 300, 320, 320, stretch, model.impl().dtype, true);
+                torch::InferenceMode guard;
+                const torch::Tensor eager = model.impl().forward_pixels(pixels, canvas, GraphMode::Off);
+                const torch::Tensor input = kernels::letterbox_slot()(pixels, canvas);
+                QVERIFY2(torch::equal(model.impl().forward(input, GraphMode::Off, true), eager),
+                         qPrintable(QString("%1 %2").arg(name, dtype)));
+                for (int i = 0; i < 3; ++i)
+                    QVERIFY2(torch::equal(model.impl().forward_pixels(pixels, canvas, GraphMode::On), eager),
+                             qPrintable(QString("%1 %2 replay %3").arg(name, dtype).arg(i)));
+                const auto info = model.graph_info();
+                QCOMPARE(info.size(), std::size_t(1));
+                QCOMPARE(info[0].key, std::string("2x3x240x300"));
+                QCOMPARE(info[0].dtype, std::string("uint8"));
+                QVERIFY(info[0].fused && info[0].kernels > 0);
             }
     }
 

@@ -1,11 +1,10 @@
 // The CUDA kernels of the registry against their references on the GPU (spec 003's admission
-// rule): fake_quant_fp8's forward bit-identical to the reference (per tensor, per channel, per
-// activation channel; values past ±448·s, subnormal, zero, NaN) and its gradient the
-// straight-through estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its
-// manifest, keeping the same indices as the portable NMS on fixtures from 1 to 30,000 boxes
-// (ties, degenerate boxes, 1 and 80 classes, both sides of the 1,000-box split), and predict on a
-// CUDA model going through it with the same detections as the portable NMS; the fused attention's
-// eager inference forward under autocast, which keeps its float16 weights across calls, giving what
+// rule): letterbox bit-identical to its reference; fake_quant_fp8's forward bit-identical to the reference (per tensor,
+// per channel, per activation channel; values past ±448·s, subnormal, zero, NaN) and its gradient the straight-through
+// estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its manifest, keeping the same indices as the
+// portable NMS on fixtures from 1 to 30,000 boxes (ties, degenerate boxes, 1 and 80 classes, both sides of the
+// 1,000-box split), and predict on a CUDA model going through it with the same detections as the portable NMS; the
+// fused attention's eager inference forward under autocast, which keeps its float16 weights across calls, giving what
 // autocast's own casts give until a weight is written in place or replaced, and a CUDA graph
 // captured after those copies exist still casting inside the graph (it follows the weights).
 #include <ATen/cuda/CUDAGraph.h>
@@ -18,6 +17,7 @@
 
 #include "core/autocast.h"
 #include "kernels/fake_quant_slot.h"
+#include "kernels/letterbox_slot.h"
 #include "kernels/nms.h"
 #include "kernels/nms_slot.h"
 #include "libreyolo/device.h"
@@ -52,6 +52,42 @@ class TestCudaKernels : public QObject {
 private Q_SLOTS:
     void init() {
         if (!cuda_available()) QSKIP("no usable CUDA device");
+    }
+
+    // The fused path's preprocessing: the CUDA letterbox gives the reference's values bit for bit
+    // (its float32 operations in the same order, one rounding each), letterboxed and stretched,
+    // up- and downscaled, in every canvas dtype and layout, for a batch whose rows sit in a wider
+    // buffer (a crop), and the reference computed on the CPU agrees too.
+    void letterboxCudaMatchesTheReferenceExactly() {
+        torch::manual_seed(0);
+        struct Case {
+            int h, w, input;
+            bool stretch;
+        };
+        for (const Case c : {Case{480, 640, 640, false}, Case{720, 1280, 320, true}, Case{37, 53, 320, false},
+                             Case{1, 5, 64, false}, Case{640, 480, 640, false}})
+            for (const auto dtype : {torch::kFloat32, torch::kFloat16, torch::kBFloat16})
+                for (const bool channels_last : {true, false}) {
+                    const torch::Tensor wide =
+                        torch::randint(0, 256, {2, c.h, c.w + 7, 3}, torch::dtype(torch::kUInt8).device(torch::kCUDA));
+                    const torch::Tensor pixels = wide.slice(2, 0, c.w).permute({0, 3, 1, 2});
+                    const kernels::InputCanvas canvas =
+                        kernels::input_canvas(c.h, c.w, c.input, c.input, c.stretch, dtype, channels_last);
+                    const torch::Tensor got = kernels::letterbox_slot()(pixels, canvas);
+                    const QString what = QString("%1x%2 -> %3 %4 %5")
+                                             .arg(c.h)
+                                             .arg(c.w)
+                                             .arg(c.input)
+                                             .arg(c10::toString(dtype))
+                                             .arg(channels_last ? "NHWC" : "NCHW");
+                    QVERIFY2(testing::active_kernel("letterbox") == "cuda", qPrintable(what));
+                    QCOMPARE(got.is_contiguous(channels_last ? torch::MemoryFormat::ChannelsLast
+                                                             : torch::MemoryFormat::Contiguous),
+                             true);
+                    QVERIFY2(torch::equal(got, kernels::letterbox_reference(pixels, canvas)), qPrintable(what));
+                    QVERIFY2(torch::equal(got.cpu(), kernels::letterbox_reference(pixels.cpu(), canvas)),
+                             qPrintable(what + " (reference on the CPU)"));
+                }
     }
 
     void fakeQuantCudaMatchesTheReferenceExactly() {

@@ -17,6 +17,8 @@ std::string dtype_name(torch::Dtype dtype) {
             return "float16";
         case torch::kBFloat16:
             return "bfloat16";
+        case torch::kUInt8:
+            return "uint8";
         default:
             return std::string(c10::toString(dtype));
     }

@@ -2,6 +2,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <cstring>
+
 #include "image/input_resize.h"
 #include "libreyolo/errors.h"
 
@@ -25,6 +27,23 @@ torch::Tensor prepare_input(const std::vector<cv::Mat>& rgb, int imgsz, InputRes
     canvases.reserve(rgb.size());
     for (const cv::Mat& image : rgb) canvases.push_back(resize_to_input(image, imgsz, imgsz, how));
     return to_input_tensor(canvases, device, dtype);
+}
+
+torch::Tensor upload_pixels(const std::vector<cv::Mat>& rgb, torch::Device device) {
+    const int h = rgb.at(0).rows, w = rgb.at(0).cols;
+    const auto batch = static_cast<int64_t>(rgb.size());
+    // LibTorch's caching host allocator keeps the page-locked block from being reused until the
+    // copy started below has read it.
+    torch::Tensor host =
+        torch::empty({batch, h, w, 3}, torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(true));
+    const std::size_t row_bytes = static_cast<std::size_t>(w) * 3;
+    auto* out = host.data_ptr<std::uint8_t>();
+    for (const cv::Mat& image : rgb) {
+        if (image.rows != h || image.cols != w || image.type() != CV_8UC3)
+            throw InvalidArgument("upload_pixels: the images of a batch must be 8-bit RGB of one size");
+        for (int y = 0; y < h; ++y, out += row_bytes) std::memcpy(out, image.ptr(y), row_bytes);
+    }
+    return host.to(device, /*non_blocking=*/true).permute({0, 3, 1, 2});
 }
 
 cv::Mat to_rgb(const ImageView& image) {

@@ -22,6 +22,11 @@ torch::Tensor to_input_tensor(const std::vector<cv::Mat>& canvases, torch::Devic
 torch::Tensor prepare_input(const std::vector<cv::Mat>& rgb, int imgsz, InputResize how, torch::Device device,
                             torch::Dtype dtype);
 
+// rgb: equal-sized 8-bit RGB images. Copies them into one page-locked buffer and starts its copy
+// to the CUDA device without waiting; returns the device pixels as (B, 3, H, W) uint8, a
+// channels-last view of the RGB rows (the letterbox slot's input).
+torch::Tensor upload_pixels(const std::vector<cv::Mat>& rgb, torch::Device device);
+
 // A deep copy of image as 8-bit RGB. Throws InvalidArgument for an empty or malformed view.
 cv::Mat to_rgb(const ImageView& image);
 

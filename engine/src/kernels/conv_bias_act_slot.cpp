@@ -33,9 +33,36 @@ torch::Tensor activate(const torch::Tensor& x, ConvActivation activation) {
     return x;
 }
 
+std::vector<int64_t> conv_output_shape(const torch::Tensor& x, const torch::Tensor& weight, const ConvGeometry& g) {
+    std::vector<int64_t> shape{x.size(0), weight.size(0), 0, 0};
+    for (int d = 0; d < 2; ++d)
+        shape[2 + d] =
+            (x.size(2 + d) + 2 * g.padding[d] - g.dilation[d] * (weight.size(2 + d) - 1) - 1) / g.stride[d] + 1;
+    return shape;
+}
+
+bool out_fits(const torch::Tensor& out, const torch::Tensor& x, const torch::Tensor& weight, const ConvGeometry& g) {
+    return !out.defined() || (out.scalar_type() == x.scalar_type() && out.device() == x.device() &&
+                              out.sizes().vec() == conv_output_shape(x, weight, g));
+}
+
+torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y) {
+    if (!out.defined()) return y;
+    if (out.sizes() != y.sizes() || out.scalar_type() != y.scalar_type() || out.device() != y.device())
+        throw InvalidArgument("conv_bias_act: out must have the result's shape, dtype and device");
+    out.copy_(y);
+    return out;
+}
+
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& g, ConvActivation activation) {
-    return activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation);
+                                      const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
+    return write_into(out,
+                      activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation));
+}
+
+torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
+                            const ConvGeometry& geometry, ConvActivation activation, const torch::Tensor& out) {
+    return conv_bias_act_slot()(x, weight, bias, geometry, activation, out);
 }
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot() {
@@ -43,7 +70,7 @@ Slot<ConvBiasActSignature>& conv_bias_act_slot() {
         static Slot<ConvBiasActSignature> s(
             "conv_bias_act",
             "convolution + bias + activation (none, relu, silu), inference: (x, weight, bias, geometry, "
-            "activation) -> y",
+            "activation, out) -> y (written into out when given)",
             &conv_bias_act_reference);
         if (const std::string missing = onednn_conv_bias_act_missing(); missing.empty())
             s.register_impl("onednn", kOneDnnProvider, &onednn_conv_bias_act, &onednn_conv_bias_act_accepts);

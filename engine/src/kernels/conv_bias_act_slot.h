@@ -4,7 +4,10 @@
 // LibTorch's conv2d, then the activation (the eager path's kernels, one after another).
 // Implementations fuse the three into one kernel: oneDNN's convolution with an eltwise post-op on
 // the CPU (kernels/onednn_conv_bias_act.h), cuDNN's runtime fusion on NVIDIA GPUs
-// (kernels/cudnn_conv_bias_act.h). Inference only: no implementation has a backward.
+// (kernels/cudnn_conv_bias_act.h). Inference only: no implementation has a backward. With an `out`
+// tensor the result is written into it (a channel slice of a concatenation's buffer, so that the
+// producers of a concatenation write its parts in place); cuDNN writes there directly, the others
+// copy.
 #include <torch/torch.h>
 
 #include <vector>
@@ -26,13 +29,32 @@ ConvGeometry conv_geometry(const torch::nn::Conv2dImpl& conv);
 // x through the activation (none: x itself).
 torch::Tensor activate(const torch::Tensor& x, ConvActivation activation);
 
+// The convolution's output shape for x (N, C, H, W).
+std::vector<int64_t> conv_output_shape(const torch::Tensor& x, const torch::Tensor& weight,
+                                       const ConvGeometry& geometry);
+
+// out is undefined, or has the result's shape and x's dtype and device: what an implementation's
+// predicate checks before writing there (the reference throws InvalidArgument otherwise).
+bool out_fits(const torch::Tensor& out, const torch::Tensor& x, const torch::Tensor& weight,
+              const ConvGeometry& geometry);
+
+// y itself when out is undefined; else y copied into out, which is returned.
+torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y);
+
+// out: undefined (a new tensor), or a tensor of the result's shape and dtype to write it into.
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& geometry, ConvActivation activation);
+                                      const ConvGeometry& geometry, ConvActivation activation,
+                                      const torch::Tensor& out = torch::Tensor());
 
 using ConvBiasActSignature = torch::Tensor(const torch::Tensor& x, const torch::Tensor& weight,
                                            const torch::Tensor& bias, const ConvGeometry& geometry,
-                                           ConvActivation activation);
+                                           ConvActivation activation, const torch::Tensor& out);
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot();
+
+// The slot's call; out as above.
+torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
+                            const ConvGeometry& geometry, ConvActivation activation,
+                            const torch::Tensor& out = torch::Tensor());
 
 }  // namespace libreyolo::kernels

@@ -6,7 +6,11 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <cudnn_frontend.h>
 
+#include "kernels/fused_engine_choices.h"
+#include "libreyolo/log.h"
+
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -18,6 +22,9 @@ namespace libreyolo::kernels {
 namespace {
 
 namespace fe = cudnn_frontend;
+
+// Measured on the H200 (docs/fuse-bench.md): the fastest of the heuristic's first few engines.
+constexpr int kDefaultAutotuneCandidates = 4;
 using Attributes = std::shared_ptr<fe::graph::Tensor_attributes>;
 
 // One compiled operation graph: the fused engine for one shape, dtype and geometry.
@@ -26,11 +33,14 @@ struct FusedConvolution {
     Attributes x, weight, bias, y;
     std::vector<int64_t> y_shape;
     int64_t workspace_bytes = 0;
+    int64_t engine = -1;  // the plan index to run; -1: the frontend's own candidate
 };
 
+// Device, dtype, x's sizes and strides, the weight's sizes, stride, padding, dilation, activation,
+// bias, y's strides.
 using PlanKey =
     std::tuple<c10::DeviceIndex, c10::ScalarType, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>,
-               std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, int, bool>;
+               std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, int, bool, std::vector<int64_t>>;
 
 // A shape cuDNN cannot fuse is cached as null, so that it is asked once.
 std::mutex plans_mutex;
@@ -48,17 +58,98 @@ std::vector<int64_t> channels_last_strides(const std::vector<int64_t>& s) {
     return {s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]};
 }
 
-std::vector<int64_t> output_shape(const torch::Tensor& x, const torch::Tensor& weight, const ConvGeometry& g) {
-    std::vector<int64_t> shape{x.size(0), weight.size(0), 0, 0};
-    for (int d = 0; d < 2; ++d)
-        shape[2 + d] =
-            (x.size(2 + d) + 2 * g.padding[d] - g.dilation[d] * (weight.size(2 + d) - 1) - 1) / g.stride[d] + 1;
-    return shape;
+// How many of the heuristic's engines are built and timed per shape: LIBREYOLO_CUDNN_AUTOTUNE (0 or
+// 1: the heuristic's first choice, untimed). Each candidate is compiled at build time, so more
+// candidates cost first-call time, never replay time.
+int autotune_candidates() {
+    static const int count = [] {
+        const char* value = std::getenv("LIBREYOLO_CUDNN_AUTOTUNE");
+        if (value == nullptr || *value == '\0') return kDefaultAutotuneCandidates;
+        char* end = nullptr;
+        const long parsed = std::strtol(value, &end, 10);
+        if (*end != '\0' || parsed < 0 || parsed > 64) {
+            log_warning("kernels", std::string("LIBREYOLO_CUDNN_AUTOTUNE=") + value +
+                                       ": not a count from 0 to 64; timing " +
+                                       std::to_string(kDefaultAutotuneCandidates) + " candidates");
+            return kDefaultAutotuneCandidates;
+        }
+        return static_cast<int>(parsed);
+    }();
+    return count;
+}
+
+// What identifies a shape's timing on another day: the GPU, the cuDNN and frontend versions, the
+// candidate count and the plan key without the device index.
+std::string choice_key(const torch::Tensor& x, const PlanKey& key, int candidates) {
+    const cudaDeviceProp* gpu = at::cuda::getDeviceProperties(x.device().index());
+    std::string text = std::string(gpu->name) + " sm" + std::to_string(gpu->major * 10 + gpu->minor) + " cudnn " +
+                       std::to_string(cudnnGetVersion()) + " frontend " + std::to_string(CUDNN_FRONTEND_VERSION) +
+                       " candidates " + std::to_string(candidates) + " " + c10::toString(std::get<1>(key));
+    auto add = [&](const char* name, const std::vector<int64_t>& values) {
+        text.append(" ").append(name);
+        for (int64_t v : values) text.append(" ").append(std::to_string(v));
+    };
+    add("x", std::get<2>(key));
+    add("x-strides", std::get<3>(key));
+    add("w", std::get<4>(key));
+    add("stride", std::get<5>(key));
+    add("padding", std::get<6>(key));
+    add("dilation", std::get<7>(key));
+    add("y-strides", std::get<10>(key));
+    return text + " act " + std::to_string(std::get<8>(key)) + (std::get<9>(key) ? " bias" : "");
+}
+
+// Builds up to `candidates` of the heuristic's engines and keeps the fastest on this very call's
+// tensors (cuDNN's own timing: CUDA events, best of repeated runs). The index of the engine to
+// run, or -1 when none builds.
+int64_t build_fastest_plan(FusedConvolution& plan, cudnnHandle_t handle, const torch::Tensor& x,
+                           const torch::Tensor& weight, const torch::Tensor& bias,
+                           const std::vector<int64_t>& y_strides, int candidates) {
+    fe::graph::Graph& graph = plan.graph;
+    int built = 0;
+    int64_t first_built = -1;
+    const int64_t available = graph.get_execution_plan_count();
+    for (int64_t i = 0; i < available && built < candidates; ++i)
+        if (graph.build_plan_at_index(handle, i).is_good() && built++ == 0) first_built = i;
+    if (built <= 1) return first_built;
+    // A scratch output with the real one's strides: timing must not write into the caller's tensor.
+    torch::Tensor y = torch::empty_strided(plan.y_shape, y_strides, x.options());
+    torch::Tensor workspace =
+        torch::empty({std::max<int64_t>(graph.get_autotune_workspace_size(), 1)}, x.options().dtype(torch::kByte));
+    std::unordered_map<Attributes, void*> pointers{
+        {plan.x, x.data_ptr()}, {plan.weight, weight.data_ptr()}, {plan.y, y.data_ptr()}};
+    if (plan.bias) pointers.emplace(plan.bias, bias.data_ptr());
+    // autotune reorders the plans fastest first.
+    return graph.autotune(handle, pointers, workspace.data_ptr()).is_good() ? 0 : -1;
+}
+
+// The engine remembered for this shape when cuDNN still offers and builds it; else the fastest of
+// the first `candidates`, remembered. -1 when none builds.
+int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch::Tensor& x, const torch::Tensor& weight,
+                      const torch::Tensor& bias, const std::vector<int64_t>& y_strides, int candidates,
+                      const std::string& key) {
+    fe::graph::Graph& graph = plan.graph;
+    if (const std::optional<std::string> remembered = remembered_fused_engine(key)) {
+        const int64_t offered = graph.get_execution_plan_count();
+        for (int64_t i = 0; i < offered; ++i) {
+            std::string name;
+            if (!graph.get_plan_name_at_index(i, name).is_good() || name != *remembered) continue;
+            if (graph.build_plan_at_index(handle, i).is_good()) return i;
+            break;  // offered but not buildable here: time the candidates again
+        }
+    }
+    const int64_t engine = build_fastest_plan(plan, handle, x, weight, bias, y_strides, candidates);
+    if (std::string name; engine >= 0 && graph.get_plan_name_at_index(engine, name).is_good())
+        remember_fused_engine(key, name);
+    return engine;
 }
 
 // Null when cuDNN has no engine for this graph on this device.
-std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torch::Tensor& weight, bool has_bias,
-                                              const ConvGeometry& g, ConvActivation activation) {
+std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torch::Tensor& weight,
+                                              const torch::Tensor& bias, const ConvGeometry& g,
+                                              ConvActivation activation, const PlanKey& key) {
+    const std::vector<int64_t>& y_strides = std::get<10>(key);
+    const bool has_bias = bias.defined();
     auto plan = std::make_shared<FusedConvolution>();
     fe::graph::Graph& graph = plan->graph;
     graph.set_io_data_type(data_type(x.scalar_type()))
@@ -89,34 +180,41 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
     else if (activation == ConvActivation::ReLU)
         y = graph.pointwise(y,
                             fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD));
-    plan->y_shape = output_shape(x, weight, g);
-    y->set_output(true)
-        .set_data_type(data_type(x.scalar_type()))
-        .set_dim(plan->y_shape)
-        .set_stride(channels_last_strides(plan->y_shape));
+    plan->y_shape = conv_output_shape(x, weight, g);
+    y->set_output(true).set_data_type(data_type(x.scalar_type())).set_dim(plan->y_shape).set_stride(y_strides);
     plan->y = y;
 
     cudnnHandle_t handle = at::native::getCudnnHandle();
     if (!graph.validate().is_good() || !graph.build_operation_graph(handle).is_good() ||
-        !graph.create_execution_plans({fe::HeurMode_t::A}).is_good() || !graph.check_support(handle).is_good() ||
-        !graph.build_plans(handle, fe::BuildPlanPolicy_t::HEURISTICS_CHOICE).is_good() ||
-        !graph.get_workspace_size(plan->workspace_bytes).is_good())
+        !graph.create_execution_plans({fe::HeurMode_t::A}).is_good() || !graph.check_support(handle).is_good())
+        return nullptr;
+    const int candidates = autotune_candidates();
+    if (candidates <= 1) {
+        if (!graph.build_plans(handle, fe::BuildPlanPolicy_t::HEURISTICS_CHOICE).is_good() ||
+            !graph.get_workspace_size(plan->workspace_bytes).is_good())
+            return nullptr;
+        return plan;
+    }
+    plan->engine = choose_engine(*plan, handle, x, weight, bias, y_strides, candidates, choice_key(x, key, candidates));
+    if (plan->engine < 0 || !graph.get_workspace_size_plan_at_index(plan->engine, plan->workspace_bytes).is_good())
         return nullptr;
     return plan;
 }
 
 std::shared_ptr<const FusedConvolution> plan_for(const torch::Tensor& x, const torch::Tensor& weight,
                                                  const torch::Tensor& bias, const ConvGeometry& g,
-                                                 ConvActivation activation, bool may_build) {
+                                                 ConvActivation activation, const torch::Tensor& out, bool may_build) {
+    const std::vector<int64_t> y_strides =
+        out.defined() ? out.strides().vec() : channels_last_strides(conv_output_shape(x, weight, g));
     const PlanKey key{x.device().index(),           x.scalar_type(), x.sizes().vec(), x.strides().vec(),
                       weight.sizes().vec(),         g.stride,        g.padding,       g.dilation,
-                      static_cast<int>(activation), bias.defined()};
+                      static_cast<int>(activation), bias.defined(),  y_strides};
     const std::lock_guard lock(plans_mutex);
     auto& cache = plans();
     if (const auto found = cache.find(key); found != cache.end()) return found->second;
     if (!may_build) return nullptr;
     const c10::cuda::CUDAGuard device(x.device().index());
-    return cache[key] = build(x, weight, bias.defined(), g, activation);
+    return cache[key] = build(x, weight, bias, g, activation, key);
 }
 
 // Channels innermost and each row of pixels packed: a channels-last tensor, or a channel slice of
@@ -142,7 +240,7 @@ std::string cudnn_conv_bias_act_missing() {
 }
 
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                 const ConvGeometry& g, const ConvActivation& activation) {
+                                 const ConvGeometry& g, const ConvActivation& activation, const torch::Tensor& out) {
     const auto dtype = x.scalar_type();
     if (!x.is_cuda() || x.dim() != 4 || g.groups != 1 || (dtype != torch::kFloat16 && dtype != torch::kBFloat16))
         return false;
@@ -150,22 +248,27 @@ bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& we
         return false;
     if (!channels_last_rows(x) || !weight.is_contiguous(torch::MemoryFormat::ChannelsLast)) return false;
     if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad())) return false;
-    return plan_for(x, weight, bias, g, activation, !capturing()) != nullptr;
+    if (!out_fits(out, x, weight, g) || (out.defined() && !channels_last_rows(out))) return false;
+    return plan_for(x, weight, bias, g, activation, out, !capturing()) != nullptr;
 }
 
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& g, ConvActivation activation) {
-    const std::shared_ptr<const FusedConvolution> plan = plan_for(x, weight, bias, g, activation, !capturing());
+                                  const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
+    const std::shared_ptr<const FusedConvolution> plan = plan_for(x, weight, bias, g, activation, out, !capturing());
     if (!plan) throw NotSupported("conv_bias_act (cudnn): no fused engine for this shape");
     const c10::cuda::CUDAGuard device(x.device().index());
-    torch::Tensor y = torch::empty(plan->y_shape, x.options().memory_format(torch::MemoryFormat::ChannelsLast));
+    torch::Tensor y =
+        out.defined() ? out : torch::empty(plan->y_shape, x.options().memory_format(torch::MemoryFormat::ChannelsLast));
     torch::Tensor workspace =
         torch::empty({std::max<int64_t>(plan->workspace_bytes, 1)}, x.options().dtype(torch::kByte));
     std::unordered_map<Attributes, void*> pointers{
         {plan->x, x.data_ptr()}, {plan->weight, weight.data_ptr()}, {plan->y, y.data_ptr()}};
     if (plan->bias) pointers.emplace(plan->bias, bias.data_ptr());
     // getCudnnHandle binds the handle to the current stream (a capture's side stream included).
-    fe::error_t status = plan->graph.execute(at::native::getCudnnHandle(), pointers, workspace.data_ptr());
+    cudnnHandle_t handle = at::native::getCudnnHandle();
+    fe::error_t status = plan->engine >= 0
+                             ? plan->graph.execute_plan_at_index(handle, pointers, workspace.data_ptr(), plan->engine)
+                             : plan->graph.execute(handle, pointers, workspace.data_ptr());
     if (!status.is_good()) throw Error("conv_bias_act (cudnn): " + status.get_message());
     return y;
 }

@@ -22,10 +22,14 @@ std::string cudnn_conv_bias_act_missing();
 // outside autograd, and a shape for which cuDNN has a fused engine (built once per shape and
 // cached; not while the stream is being captured into a CUDA graph, where building could
 // synchronise).
+// out, when given, must be channels-last or a channel slice of such a tensor, as x.
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                 const ConvGeometry& geometry, const ConvActivation& activation);
+                                 const ConvGeometry& geometry, const ConvActivation& activation,
+                                 const torch::Tensor& out = torch::Tensor());
 
+// Writes straight into out when given (the fused kernel's stores go to its strides).
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& geometry, ConvActivation activation);
+                                  const ConvGeometry& geometry, ConvActivation activation,
+                                  const torch::Tensor& out = torch::Tensor());
 
 }  // namespace libreyolo::kernels

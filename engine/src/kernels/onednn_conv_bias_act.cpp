@@ -34,14 +34,14 @@ std::string onednn_conv_bias_act_missing() {
 }
 
 bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry&, const ConvActivation&) {
-    return x.device().is_cpu() && x.dim() == 4 && x.scalar_type() == torch::kFloat32 &&
+                                  const ConvGeometry& g, const ConvActivation&, const torch::Tensor& out) {
+    return x.device().is_cpu() && out_fits(out, x, weight, g) && x.dim() == 4 && x.scalar_type() == torch::kFloat32 &&
            weight.scalar_type() == torch::kFloat32 && (!bias.defined() || bias.scalar_type() == torch::kFloat32) &&
            !(torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad()));
 }
 
 torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                   const ConvGeometry& g, ConvActivation activation) {
+                                   const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
     const c10::OperatorHandle* op = pointwise_convolution();
     if (!op) throw NotSupported(onednn_conv_bias_act_missing());
     torch::jit::Stack stack{x,
@@ -55,7 +55,7 @@ torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& 
                             c10::List<std::optional<c10::Scalar>>(),
                             c10::IValue()};
     op->callBoxed(&stack);
-    return stack.at(0).toTensor();
+    return write_into(out, stack.at(0).toTensor());
 }
 
 }  // namespace libreyolo::kernels

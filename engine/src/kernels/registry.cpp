@@ -3,6 +3,7 @@
 #include "kernels/conv_bias_act_slot.h"
 #include "kernels/deform/ms_deform_attn.h"
 #include "kernels/fake_quant_slot.h"
+#include "kernels/letterbox_slot.h"
 #include "kernels/nms_slot.h"
 #include "kernels/slot.h"
 
@@ -31,6 +32,7 @@ std::vector<KernelSlotInfo> kernel_report() {
     kernels::fake_quant_fp8_slot();
     kernels::ms_deform_attn_slot();
     kernels::conv_bias_act_slot();
+    kernels::letterbox_slot();
     kernels::ensure_hub_plugins_loaded();
     std::vector<KernelSlotInfo> report;
     for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());

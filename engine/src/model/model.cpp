@@ -183,6 +183,20 @@ torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, b
     return graphs.run(input, mode, graph_target(), forward_plan());
 }
 
+torch::Tensor Model::Impl::forward_pixels(const torch::Tensor& pixels, const kernels::InputCanvas& canvas,
+                                          GraphMode mode) {
+    graphs::ForwardPlan plan = fused_network().forward_plan();
+    // The letterbox joins the first stage, so that one graph records it with the network.
+    graphs::ForwardStage& first = plan.front();
+    first.run = [network_stage = std::move(first.run), canvas](const graphs::TensorList& in) {
+        return network_stage({kernels::letterbox_slot()(in.at(0), canvas)});
+    };
+    first.name = "letterbox + " + first.name;
+    graphs::GraphTarget target = graph_target();
+    target.task += " from pixels to " + std::to_string(canvas.height) + "x" + std::to_string(canvas.width);
+    return fused_graphs.run(pixels, mode, target, plan);
+}
+
 nn::DetectorImpl& Model::Impl::fused_network() {
     if (fused) return *fused;
     if (quant)

@@ -6,6 +6,7 @@
 
 #include "graphs/graph_runner.h"
 #include "io/checkpoint.h"
+#include "kernels/letterbox_slot.h"
 #include "libreyolo/model.h"
 #include "libreyolo/quantize.h"
 #include "registry/network_spec.h"
@@ -35,6 +36,10 @@ struct Model::Impl {
     // The network's forward for an input already on the device and in the dtype, through the
     // model's graphs as mode says.
     torch::Tensor forward(const torch::Tensor& input, GraphMode mode, bool fuse = false);
+    // The fused copy's forward from 8-bit pixels on the device ((B, 3, H, W) uint8, a channels-last
+    // view of RGB rows): the letterbox slot, then the network, recorded in one graph per pixel
+    // shape and canvas when mode says so.
+    torch::Tensor forward_pixels(const torch::Tensor& pixels, const kernels::InputCanvas& canvas, GraphMode mode);
     nn::DetectorImpl& fused_network();  // builds the copy when there is none
     // The network changed (device, dtype, weights, attention, quantization): every graph goes,
     // and the fused copy with them.

@@ -18,7 +18,7 @@ ConvImpl::ConvImpl(const ConvOptions& o)
 
 torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     if (folded_) {
-        const torch::Tensor y = kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_, activation_);
+        const torch::Tensor y = kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, activation_);
         nn::count_conv_flops(*conv, y);
         return y;
     }
@@ -26,6 +26,14 @@ torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     nn::count_conv_flops(*conv, y);
     y = distributed::batch_norm(*bn, y);  // bn(y), or SyncBatchNorm in a distributed run
     return kernels::activate(y, activation_);
+}
+
+void ConvImpl::forward_into(const torch::Tensor& x, const torch::Tensor& out) {
+    if (!folded_) {
+        out.copy_(forward(x));
+        return;
+    }
+    nn::count_conv_flops(*conv, kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, activation_, out));
 }
 
 void ConvImpl::fold_batch_norm() {

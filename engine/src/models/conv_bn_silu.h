@@ -28,7 +28,11 @@ class ConvImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     explicit ConvImpl(const ConvOptions& options);
     torch::Tensor forward(const torch::Tensor& x);
+    // forward(x) written into out (a channel slice of a concatenation's buffer): by the fused kernel
+    // itself once folded, else copied.
+    void forward_into(const torch::Tensor& x, const torch::Tensor& out);
     void fold_batch_norm() override;
+    bool folded() const { return folded_.has_value(); }
     quant::QuantConv2d conv{nullptr};
     torch::nn::BatchNorm2d bn{nullptr};
 

@@ -17,7 +17,7 @@ ConvNormLayerImpl::ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, in
 
 torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     if (folded_) {
-        const torch::Tensor y = kernels::conv_bias_act_slot()(x, conv->weight, conv->bias, *folded_, act_);
+        const torch::Tensor y = kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, act_);
         nn::count_conv_flops(*conv, y);
         return y;
     }

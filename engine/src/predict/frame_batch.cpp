@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <numeric>
+#include <string_view>
 
 #include "image/preprocess.h"
+#include "kernels/letterbox_slot.h"
 #include "model/model_impl.h"
 #include "predict/postprocess.h"
 
@@ -21,6 +24,18 @@ double ms_since(Clock::time_point t0) {
 // LibreYOLO's DEFAULT_MAX_DET: with a class filter, postprocessing keeps at least this many so
 // that a small max_det is not spent on other classes.
 constexpr int kDefaultMaxDet = 300;
+
+// The fused path on a CUDA device takes 8-bit pixels to the device and letterboxes them there, in
+// its graph: the resampling is OpenCV's INTER_LINEAR, which the letterbox slot computes; Pillow's
+// (YOLOX, D-FINE) stays on the host. A batch's images must share one size. LIBREYOLO_FUSED_PIXELS=0
+// keeps the host's preprocessing, for comparisons (bench_graph_inference).
+bool pixels_to_device(const Model::Impl& m, const std::vector<Frame>& frames, const PredictOptions& o,
+                      InputResize how) {
+    if (!o.fuse || !m.device.is_cuda() || (how != InputResize::Letterbox && how != InputResize::Stretch)) return false;
+    if (const char* pixels = std::getenv("LIBREYOLO_FUSED_PIXELS"); pixels && std::string_view(pixels) == "0")
+        return false;
+    return std::all_of(frames.begin(), frames.end(), [&](const Frame& f) { return f.rgb.size == frames[0].rgb.size; });
+}
 
 }  // namespace
 
@@ -52,7 +67,9 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
     auto t0 = Clock::now();
     std::vector<cv::Mat> rgb;
     for (const auto& f : frames) rgb.push_back(f.rgb);
-    torch::Tensor input = image::prepare_input(rgb, imgsz, traits.input_resize, m.device, m.dtype);
+    const bool on_device = pixels_to_device(m, frames, o, traits.input_resize);
+    torch::Tensor input = on_device ? image::upload_pixels(rgb, m.device)
+                                    : image::prepare_input(rgb, imgsz, traits.input_resize, m.device, m.dtype);
     const double pre = ms_since(t0);
 
     t0 = Clock::now();
@@ -60,7 +77,14 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
     {
         torch::InferenceMode guard;
         // Post-processing (never captured) selects the candidates where the output is.
-        output = m.forward(input, o.cuda_graph, o.fuse);
+        if (on_device)
+            output = m.forward_pixels(
+                input,
+                kernels::input_canvas(rgb[0].rows, rgb[0].cols, imgsz, imgsz, is_stretch(traits.input_resize), m.dtype,
+                                      /*channels_last=*/true),
+                o.cuda_graph);
+        else
+            output = m.forward(input, o.cuda_graph, o.fuse);
         if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());  // for the stage timings
     }
     const double infer = ms_since(t0);

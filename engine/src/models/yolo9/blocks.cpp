@@ -6,6 +6,20 @@ namespace libreyolo::models::yolo9 {
 
 namespace F = torch::nn::functional;
 
+namespace {
+
+// The channels-last buffer whose channel slices a block's producers write.
+torch::Tensor concat_buffer(const torch::Tensor& like, int64_t channels, int64_t h, int64_t w) {
+    return torch::empty({like.size(0), channels, h, w},
+                        like.options().memory_format(torch::MemoryFormat::ChannelsLast));
+}
+
+int64_t out_channels(const Conv& conv) {
+    return conv->conv->weight.size(0);
+}
+
+}  // namespace
+
 RepConvNImpl::RepConvNImpl(int64_t in, int64_t out) {
     conv1 = register_module("conv1", Conv(ConvOptions(in, out, 3).padding(1).activation(false)));
     conv2 = register_module("conv2", Conv(ConvOptions(in, out, 1).padding(0).activation(false)));
@@ -14,7 +28,7 @@ RepConvNImpl::RepConvNImpl(int64_t in, int64_t out) {
 torch::Tensor RepConvNImpl::forward(const torch::Tensor& x) {
     if (merged_) {
         const torch::Tensor y =
-            kernels::conv_bias_act_slot()(x, merged_weight_, merged_bias_, *merged_, kernels::ConvActivation::SiLU);
+            kernels::conv_bias_act(x, merged_weight_, merged_bias_, *merged_, kernels::ConvActivation::SiLU);
         nn::count_conv_flops(*conv1->conv, y);
         return y;
     }
@@ -48,6 +62,15 @@ torch::Tensor RepNBottleneckImpl::forward(const torch::Tensor& x) {
     return add_ ? x + y : y;
 }
 
+void RepNBottleneckImpl::forward_into(const torch::Tensor& x, const torch::Tensor& out) {
+    if (!add_) {
+        cv2->forward_into(cv1(x), out);
+        return;
+    }
+    torch::Tensor target = out;  // a handle to the same storage: add_out takes it non-const
+    torch::add_out(target, x, cv2(cv1(x)));
+}
+
 RepNCSPImpl::RepNCSPImpl(int64_t in, int64_t out, int64_t repeats) {
     const int64_t hidden = out / 2;
     cv1 = register_module("cv1", Conv(ConvOptions(in, hidden, 1)));
@@ -58,7 +81,23 @@ RepNCSPImpl::RepNCSPImpl(int64_t in, int64_t out, int64_t repeats) {
 }
 
 torch::Tensor RepNCSPImpl::forward(const torch::Tensor& x) {
+    if (cv3->folded()) return forward_in_place(x);
     return cv3(torch::cat({m->forward(cv1(x)), cv2(x)}, 1));
+}
+
+torch::Tensor RepNCSPImpl::forward_in_place(const torch::Tensor& x) {
+    const int64_t hidden = out_channels(cv1);
+    const torch::Tensor buffer = concat_buffer(x, 2 * hidden, x.size(2), x.size(3));
+    const torch::Tensor bottlenecks = buffer.slice(1, 0, hidden);
+    if (m->is_empty()) {
+        cv1->forward_into(x, bottlenecks);
+    } else {
+        torch::Tensor h = cv1(x);
+        for (std::size_t i = 0; i + 1 < m->size(); ++i) h = m->ptr<RepNBottleneckImpl>(i)->forward(h);
+        m->ptr<RepNBottleneckImpl>(m->size() - 1)->forward_into(h, bottlenecks);
+    }
+    cv2->forward_into(x, buffer.slice(1, hidden, 2 * hidden));
+    return cv3(buffer);
 }
 
 ELANImpl::ELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4) {
@@ -69,10 +108,20 @@ ELANImpl::ELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4) {
 }
 
 torch::Tensor ELANImpl::forward(const torch::Tensor& x) {
+    if (cv4->folded()) return forward_in_place(x);
     std::vector<torch::Tensor> y = cv1(x).chunk(2, 1);
     y.push_back(cv2(y.back()));
     y.push_back(cv3(y.back()));
     return cv4(torch::cat(y, 1));
+}
+
+torch::Tensor ELANImpl::forward_in_place(const torch::Tensor& x) {
+    const int64_t c2 = out_channels(cv1), c3 = out_channels(cv2);
+    const torch::Tensor buffer = concat_buffer(x, c2 + 2 * c3, x.size(2), x.size(3));
+    cv1->forward_into(x, buffer.slice(1, 0, c2));
+    cv2->forward_into(buffer.slice(1, c2 / 2, c2), buffer.slice(1, c2, c2 + c3));
+    cv3->forward_into(buffer.slice(1, c2, c2 + c3), buffer.slice(1, c2 + c3, c2 + 2 * c3));
+    return cv4(buffer);
 }
 
 RepNCSPELANImpl::RepNCSPELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4, int64_t repeats) {
@@ -83,10 +132,23 @@ RepNCSPELANImpl::RepNCSPELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4,
 }
 
 torch::Tensor RepNCSPELANImpl::forward(const torch::Tensor& x) {
+    if (cv4->folded()) return forward_in_place(x);
     std::vector<torch::Tensor> y = cv1(x).chunk(2, 1);
     y.push_back(cv2->forward(y.back()));
     y.push_back(cv3->forward(y.back()));
     return cv4(torch::cat(y, 1));
+}
+
+// cv2 and cv3 are (RepNCSP, Conv): the Conv writes the part.
+torch::Tensor RepNCSPELANImpl::forward_in_place(const torch::Tensor& x) {
+    const std::shared_ptr<ConvImpl> tail2 = cv2->ptr<ConvImpl>(1), tail3 = cv3->ptr<ConvImpl>(1);
+    const int64_t c2 = out_channels(cv1), c3 = tail2->conv->weight.size(0);
+    const torch::Tensor buffer = concat_buffer(x, c2 + 2 * c3, x.size(2), x.size(3));
+    const torch::Tensor part2 = buffer.slice(1, c2, c2 + c3), part3 = buffer.slice(1, c2 + c3, c2 + 2 * c3);
+    cv1->forward_into(x, buffer.slice(1, 0, c2));
+    tail2->forward_into(cv2->ptr<RepNCSPImpl>(0)->forward(buffer.slice(1, c2 / 2, c2)), part2);
+    tail3->forward_into(cv3->ptr<RepNCSPImpl>(0)->forward(part2), part3);
+    return cv4(buffer);
 }
 
 namespace {
@@ -110,10 +172,21 @@ ADownImpl::ADownImpl(int64_t in, int64_t out) {
 }
 
 torch::Tensor ADownImpl::forward(const torch::Tensor& x) {
+    if (cv1->folded()) return forward_in_place(x);
     std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
     torch::Tensor a = cv1(halves[0]);
     torch::Tensor b = cv2(F::max_pool2d(halves[1], F::MaxPool2dFuncOptions(3).stride(2).padding(1)));
     return torch::cat({a, b}, 1);
+}
+
+torch::Tensor ADownImpl::forward_in_place(const torch::Tensor& x) {
+    std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
+    const torch::Tensor pooled = F::max_pool2d(halves[1], F::MaxPool2dFuncOptions(3).stride(2).padding(1));
+    const int64_t a = out_channels(cv1), b = out_channels(cv2);
+    const torch::Tensor buffer = concat_buffer(x, a + b, pooled.size(2), pooled.size(3));
+    cv1->forward_into(halves[0], buffer.slice(1, 0, a));
+    cv2->forward_into(pooled, buffer.slice(1, a, a + b));
+    return buffer;
 }
 
 std::shared_ptr<DownsampleImpl> make_downsample(bool adown, int64_t in, int64_t out) {

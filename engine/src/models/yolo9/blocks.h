@@ -11,6 +11,11 @@
 
 namespace libreyolo::models::yolo9 {
 
+// Once the fused copy has folded a block's convolutions, the block writes its concatenation in
+// place: each part's producer stores into a channel slice of one channels-last buffer, which the
+// next convolution reads, instead of torch::cat copying the parts (docs/fuse-bench.md). The values
+// are the concatenation's, bit for bit; the eager network keeps torch::cat.
+
 // 3×3 conv-BN + 1×1 conv-BN summed, then SiLU (training form of RepConv; no identity BN).
 class RepConvNImpl : public torch::nn::Module, public nn::BranchMergeable {
 public:
@@ -30,6 +35,7 @@ class RepNBottleneckImpl : public torch::nn::Module {
 public:
     RepNBottleneckImpl(int64_t in, int64_t out);
     torch::Tensor forward(const torch::Tensor& x);
+    void forward_into(const torch::Tensor& x, const torch::Tensor& out);  // forward(x) written into out
     RepConvN cv1{nullptr};
     Conv cv2{nullptr};
 
@@ -44,6 +50,9 @@ public:
     torch::Tensor forward(const torch::Tensor& x);
     Conv cv1{nullptr}, cv2{nullptr}, cv3{nullptr};
     torch::nn::Sequential m{nullptr};
+
+private:
+    torch::Tensor forward_in_place(const torch::Tensor& x);
 };
 TORCH_MODULE(RepNCSP);
 
@@ -53,6 +62,9 @@ public:
     ELANImpl(int64_t c1, int64_t c2, int64_t c3, int64_t c4);
     torch::Tensor forward(const torch::Tensor& x);
     Conv cv1{nullptr}, cv2{nullptr}, cv3{nullptr}, cv4{nullptr};
+
+private:
+    torch::Tensor forward_in_place(const torch::Tensor& x);
 };
 TORCH_MODULE(ELAN);
 
@@ -63,6 +75,9 @@ public:
     Conv cv1{nullptr};
     torch::nn::Sequential cv2{nullptr}, cv3{nullptr};
     Conv cv4{nullptr};
+
+private:
+    torch::Tensor forward_in_place(const torch::Tensor& x);
 };
 TORCH_MODULE(RepNCSPELAN);
 
@@ -84,6 +99,9 @@ public:
     ADownImpl(int64_t in, int64_t out);
     torch::Tensor forward(const torch::Tensor& x) override;
     Conv cv1{nullptr}, cv2{nullptr};
+
+private:
+    torch::Tensor forward_in_place(const torch::Tensor& x);
 };
 
 std::shared_ptr<DownsampleImpl> make_downsample(bool adown, int64_t in, int64_t out);
