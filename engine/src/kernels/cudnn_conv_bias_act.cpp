@@ -138,6 +138,13 @@ int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch:
             break;  // offered but not buildable here: time the candidates again
         }
     }
+    static std::once_flag told;
+    std::call_once(told, [] {
+        log_info("kernels",
+                 "cuDNN: timing " + std::to_string(autotune_candidates()) +
+                     " fused engines for each new convolution shape (once per GPU and shape, remembered in " +
+                     fused_engine_choices_file().string() + "); this first call takes longer");
+    });
     const int64_t engine = build_fastest_plan(plan, handle, x, weight, bias, y_strides, candidates);
     if (std::string name; engine >= 0 && graph.get_plan_name_at_index(engine, name).is_good())
         remember_fused_engine(key, name);
