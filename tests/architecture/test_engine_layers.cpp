@@ -21,6 +21,7 @@ namespace {
 const std::vector<std::string> kLayers = {
     "core",         // errors, log, text, device, sha256, shapes: no engine dependency
     "io",           // safetensors, checkpoints, atomic files
+    "onnx",         // the ONNX graph that modules write themselves into (export)
     "graphs",       // CUDA graph capture, replay and keys
     "kernels",      // the kernel registry: slots with their reference implementations, hub plugins
     "nn",           // network building blocks shared by families (Detector, attention, IoU, FLOPs)

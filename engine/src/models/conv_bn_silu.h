@@ -33,6 +33,8 @@ public:
     void forward_into(const torch::Tensor& x, const torch::Tensor& out);
     void fold_batch_norm() override;
     bool folded() const { return folded_.has_value(); }
+    const std::optional<kernels::ConvGeometry>& folded_geometry() const { return folded_; }
+    kernels::ConvActivation activation() const { return activation_; }
     quant::QuantConv2d conv{nullptr};
     torch::nn::BatchNorm2d bn{nullptr};
 

@@ -2,7 +2,15 @@
 // The network interface every detection family implements.
 #include <torch/torch.h>
 
+#include <cstdint>
+#include <string>
+
 #include "graphs/forward_plan.h"
+#include "libreyolo/errors.h"
+
+namespace libreyolo::onnx {
+class Graph;
+}
 
 namespace libreyolo::nn {
 
@@ -17,6 +25,13 @@ public:
     // seam; the stages run in order must compute exactly forward().
     virtual graphs::ForwardPlan forward_plan() {
         return graphs::single_stage_plan([this](const torch::Tensor& images) { return forward(images); });
+    }
+    // The network as ONNX nodes (onnx/onnx_graph.h) reading `images`, (B, 3, height, width): returns
+    // the value that holds forward()'s output. Called on the fused copy (BatchNorm folded, branches
+    // merged). Families without an exporter say so.
+    virtual std::string emit_onnx(onnx::Graph& /*graph*/, const std::string& /*images*/, int64_t /*height*/,
+                                  int64_t /*width*/) {
+        throw NotSupported("ONNX export: this family has no exporter yet");
     }
 };
 

@@ -24,6 +24,9 @@ public:
     // The folded 1x1 branch padded into the folded 3x3 one: one convolution, one conv_bias_act call.
     void merge_branches() override;
     Conv conv1{nullptr}, conv2{nullptr};
+    const std::optional<kernels::ConvGeometry>& merged_geometry() const { return merged_; }
+    const torch::Tensor& merged_weight() const { return merged_weight_; }
+    const torch::Tensor& merged_bias() const { return merged_bias_; }
 
 private:
     std::optional<kernels::ConvGeometry> merged_;  // set once merged
@@ -36,6 +39,7 @@ public:
     RepNBottleneckImpl(int64_t in, int64_t out);
     torch::Tensor forward(const torch::Tensor& x);
     void forward_into(const torch::Tensor& x, const torch::Tensor& out);  // forward(x) written into out
+    bool residual() const { return add_; }
     RepConvN cv1{nullptr};
     Conv cv2{nullptr};
 

@@ -1,8 +1,10 @@
 #pragma once
 // LibreYOLO9Model: backbone, PAN neck and the DDetect head, with LibreYOLO's key names
 // (backbone.*, neck.*, head.cv2|cv3).
+#include <array>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "models/yolo9/blocks.h"
 #include "models/yolo9/config.h"
@@ -45,6 +47,10 @@ public:
     // (B, 4 + nc, anchors): xyxy in input pixels and sigmoid scores.
     torch::Tensor decode(const std::vector<torch::Tensor>& raw);
 
+    // ONNX nodes of forward_raw and decode over the three feature maps of the given sizes.
+    std::string emit_onnx(onnx::Graph& graph, const std::array<std::string, 3>& features,
+                          const std::array<std::pair<int64_t, int64_t>, 3>& sizes);
+
     int64_t nc() const { return nc_; }
     int64_t reg_max() const { return reg_max_; }
     int64_t class_hidden() const { return class_hidden_; }
@@ -80,6 +86,7 @@ public:
     torch::Tensor forward(const torch::Tensor& images) override;
     std::vector<torch::Tensor> forward_raw(const torch::Tensor& images);
     int num_classes() const override { return static_cast<int>(head->nc()); }
+    std::string emit_onnx(onnx::Graph& graph, const std::string& images, int64_t height, int64_t width) override;
     const std::string& size() const { return size_; }
 
     Backbone backbone{nullptr};
