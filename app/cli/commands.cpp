@@ -4,11 +4,11 @@
 namespace libreyolo::cli {
 
 extern const Command kPredictCommand, kTrackCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand,
-    kSynthCommand, kCheckCommand, kKernelsCommand, kQuantizeCommand, kVersionCommand;
+    kSynthCommand, kCheckCommand, kKernelsCommand, kQuantizeCommand, kExportCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {kPredictCommand, kTrackCommand,   kTrainCommand,    kValCommand,
-                                               kInfoCommand,    kConvertCommand, kQuantizeCommand, kSynthCommand,
+                                               kInfoCommand,    kConvertCommand, kQuantizeCommand, kExportCommand, kSynthCommand,
                                                kCheckCommand,   kKernelsCommand, kVersionCommand};
     return table;
 }

@@ -28,7 +28,8 @@ void print_usage(std::ostream& out) {
            "  libreyolo val model=runs/train/exp/weights/best.safetensors data=datasets/shapes/data.yaml\n"
            "  libreyolo info model=yolo9-t\n"
            "  libreyolo convert LibreYOLO9t.pt LibreYOLO9t.safetensors\n"
-           "  libreyolo quantize model=best.safetensors calib=datasets/shapes/data.yaml\n";
+           "  libreyolo quantize model=best.safetensors calib=datasets/shapes/data.yaml\n"
+           "  libreyolo export model=best.safetensors format=onnx\n";
 }
 
 bool wants_help(const std::vector<std::string>& argv) {

@@ -5,15 +5,20 @@
 // at two batch sizes when the batch is dynamic; bad requests are refused with the field named.
 #include <QtTest/QtTest>
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "io/safetensors.h"
+#include "libreyolo/export.h"
 #include "libreyolo/model.h"
+#include "libreyolo/synth.h"
 #include "model/model_impl.h"
-#include "model/onnx_export.h"
 #include "onnx/model_proto.h"
 
 using namespace libreyolo;
@@ -27,10 +32,10 @@ onnx::ModelSummary read_model(const std::filesystem::path& path) {
     return onnx::read_model_summary(bytes.str());
 }
 
-// ONNX Runtime's output for images, through scripts/onnx_run.py; undefined when the venv lacks
-// onnxruntime.
-torch::Tensor run_onnx_runtime(const std::filesystem::path& model, const torch::Tensor& images,
-                               const QTemporaryDir& dir) {
+// ONNX Runtime's outputs for images, by name, through scripts/onnx_run.py; empty when the venv
+// lacks onnxruntime.
+std::map<std::string, torch::Tensor> run_onnx_runtime_outputs(const std::filesystem::path& model,
+                                                              const torch::Tensor& images, const QTemporaryDir& dir) {
     const std::filesystem::path in = dir.filePath("ort-in.safetensors").toStdString();
     const std::filesystem::path out = dir.filePath("ort-out.safetensors").toStdString();
     io::write_safetensors(in, {{"images", images}});
@@ -44,7 +49,56 @@ torch::Tensor run_onnx_runtime(const std::filesystem::path& model, const torch::
         if (err.contains("No module named 'onnxruntime'")) return {};
         throw std::runtime_error("onnx_run.py failed: " + err.toStdString());
     }
-    return io::read_safetensors(out).tensors.at("output");
+    return io::read_safetensors(out).tensors;
+}
+
+torch::Tensor run_onnx_runtime(const std::filesystem::path& model, const torch::Tensor& images,
+                               const QTemporaryDir& dir) {
+    const auto outputs = run_onnx_runtime_outputs(model, images, dir);
+    return outputs.empty() ? torch::Tensor() : outputs.at("output");
+}
+
+struct CliRun {
+    int code;
+    QString out, err;
+};
+
+CliRun run_cli(const QStringList& args, const QString& cwd) {
+    QProcess p;
+    p.setWorkingDirectory(cwd);
+    p.start(LIBREYOLO_CLI_PATH, args);
+    p.waitForFinished(600000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+// A synthetic shapes image (what the demo model was trained on) on a square size x size canvas,
+// grey (114) past its own size, as 8-bit RGB rows.
+std::vector<unsigned char> square_shapes_image(const QTemporaryDir& dir, int size) {
+    SynthOptions o;
+    o.out = dir.filePath("shapes").toStdString();
+    o.n = 2;
+    o.val_fraction = 0.5;
+    o.imgsz = size;
+    o.seed = 3;
+    o.max_objects = 16;
+    o.format = "ppm";
+    render_synthetic_dataset(o);
+    std::filesystem::path file;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(o.out))
+        if (e.path().extension() == ".ppm" && (file.empty() || e.path() < file)) file = e.path();
+    std::ifstream in(file, std::ios::binary);
+    std::string magic;
+    int w = 0, h = 0, maxval = 0;
+    in >> magic >> w >> h >> maxval;
+    in.get();
+    std::vector<unsigned char> rgb(static_cast<std::size_t>(w) * h * 3);
+    in.read(reinterpret_cast<char*>(rgb.data()), static_cast<std::streamsize>(rgb.size()));
+    std::vector<unsigned char> canvas(static_cast<std::size_t>(size) * size * 3, 114);
+    for (int y = 0; y < std::min(h, size); ++y)
+        std::memcpy(&canvas[static_cast<std::size_t>(y) * size * 3], &rgb[static_cast<std::size_t>(y) * w * 3],
+                    static_cast<std::size_t>(std::min(w, size)) * 3);
+    return canvas;
 }
 
 }  // namespace
@@ -68,12 +122,12 @@ private Q_SLOTS:
         QFETCH(QString, name);
         QFETCH(bool, dynamic);
         Model model = Model::create(name.toStdString(), 3, "cpu");
-        OnnxExportOptions o;
+        ExportOptions o;
         o.imgsz = 64;
         o.batch = 2;
         o.dynamic = dynamic;
         o.output = dir_.filePath(name + ".onnx").toStdString();
-        QVERIFY(export_onnx(model.impl(), o) > 0);
+        QVERIFY(model.export_onnx(o).bytes > 0);
         const onnx::ModelSummary m = read_model(o.output);
         QCOMPARE(m.inputs.size(), std::size_t(1));
         QCOMPARE(QString::fromStdString(m.inputs[0].name), QString("images"));
@@ -108,12 +162,12 @@ private Q_SLOTS:
         QFETCH(bool, dynamic);
         torch::manual_seed(0);
         Model model = Model::create(name.toStdString(), 5, "cpu");
-        OnnxExportOptions o;
+        ExportOptions o;
         o.imgsz = 96;
         o.batch = 2;
         o.dynamic = dynamic;
         o.output = dir_.filePath(name + "-ort.onnx").toStdString();
-        export_onnx(model.impl(), o);
+        model.export_onnx(o);
         for (const int64_t batch : dynamic ? std::vector<int64_t>{1, 3} : std::vector<int64_t>{2}) {
             const torch::Tensor images = torch::rand({batch, 3, 96, 96});
             const torch::Tensor got = run_onnx_runtime(o.output, images, dir_);
@@ -131,15 +185,162 @@ private Q_SLOTS:
         }
     }
 
+    // nms=true: the graph's detections are predict()'s on the same canvas (the demo model on a
+    // synthetic shapes image, letterboxing a square image of the input size changes nothing), in
+    // LibreYOLO's layout; `raw` is the network's output.
+    void embeddedNmsGivesPredictsDetections_data() {
+        QTest::addColumn<float>("conf");
+        QTest::addColumn<float>("iou");
+        QTest::addColumn<int>("max_det");
+        QTest::newRow("LibreYOLO's defaults") << 0.25f << 0.45f << 300;
+        // Every weak guess of the trained model: overlapping candidates of several classes.
+        QTest::newRow("conf 0.001") << 0.001f << 0.45f << 300;
+        QTest::newRow("conf 0.001, iou 0.7, max_det 10") << 0.001f << 0.7f << 10;
+    }
+    void embeddedNmsGivesPredictsDetections() {
+        QFETCH(float, conf);
+        QFETCH(float, iou);
+        QFETCH(int, max_det);
+        Model model = Model::load(default_model(), "cpu");
+        const int size = model.input_size();
+        ExportOptions o;
+        o.nms = true;
+        o.conf = conf;
+        o.iou = iou;
+        o.max_det = max_det;
+        o.imgsz = size;
+        o.output = dir_.filePath("demo-nms.onnx").toStdString();
+        const ExportResult r = model.export_onnx(o);
+        QVERIFY(!r.dynamic);  // nms fixes the batch
+        QCOMPARE(r.outputs, (std::vector<std::string>{"output", "raw"}));
+        const onnx::ModelSummary m = read_model(r.path);
+        QCOMPARE(m.outputs.at(0).dims, (std::vector<std::string>{"1", std::to_string(max_det), "6"}));
+        QCOMPARE(std::stof(m.metadata.at("nms_conf")), conf);
+        QCOMPARE(std::stof(m.metadata.at("nms_iou")), iou);
+        QCOMPARE(std::stoi(m.metadata.at("max_det")), max_det);
+
+        const std::vector<unsigned char> pixels = square_shapes_image(dir_, size);
+        const ImageView view{pixels.data(), size, size, size * 3, PixelFormat::RGB8};
+        PredictOptions po;
+        po.conf = conf;
+        po.iou = iou;
+        po.max_det = max_det;
+        po.imgsz = size;
+        const std::vector<Detection> want = model.predict({view}, po).at(0).boxes;
+        QVERIFY(!want.empty());
+        const torch::Tensor images =
+            torch::from_blob(const_cast<unsigned char*>(pixels.data()), {1, size, size, 3}, torch::kUInt8)
+                .permute({0, 3, 1, 2})
+                .to(torch::kFloat32)
+                .div(255.0)
+                .contiguous();
+        const auto outputs = run_onnx_runtime_outputs(r.path, images, dir_);
+        if (outputs.empty()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
+        torch::InferenceMode guard;
+        // Boxes in pixels of a 416 canvas: float32 rounding of a few hundred is ~1e-5 relative.
+        const torch::Tensor raw_error = (outputs.at("raw") - model.impl().net->forward(images)).abs();
+        const float box_error = raw_error.slice(1, 0, 4).max().item<float>();
+        const float score_error = raw_error.slice(1, 4).max().item<float>();
+        QVERIFY2(box_error <= 1e-3f, qPrintable(QString::number(box_error)));
+        QVERIFY2(score_error <= 1e-4f, qPrintable(QString::number(score_error)));
+        const torch::Tensor rows = outputs.at("output")[0];
+        const int64_t count = rows.select(1, 4).gt(0).sum().item<int64_t>();
+        qInfo("predict: %zu detections, the graph's NMS: %lld", want.size(), static_cast<long long>(count));
+        QCOMPARE(count, static_cast<int64_t>(want.size()));
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            const auto row = rows[static_cast<int64_t>(i)];
+            const Detection& d = want[i];
+            const float box_error =
+                (row.slice(0, 0, 4) - torch::tensor({d.x1, d.y1, d.x2, d.y2})).abs().max().item<float>();
+            QVERIFY2(box_error <= 1e-2f, qPrintable(QString("row %1: box off by %2").arg(i).arg(box_error)));
+            QVERIFY(std::abs(row[4].item<float>() - d.conf) <= 1e-4f);
+            QCOMPARE(static_cast<int>(row[5].item<float>()), d.cls);
+        }
+        QVERIFY(rows.slice(0, count).abs().sum().item<float>() == 0.0f);  // zero rows past the count
+    }
+
+    // half=true: float16 input, weights and output; ONNX Runtime's float16 run stays near the
+    // float32 network.
+    void halfExportsFloat16() {
+        Model model = Model::load(default_model(), "cpu");
+        ExportOptions o;
+        o.half = true;
+        o.imgsz = 128;
+        o.output = dir_.filePath("demo-half.onnx").toStdString();
+        const ExportResult r = model.export_onnx(o);
+        const onnx::ModelSummary m = read_model(r.path);
+        QCOMPARE(m.inputs.at(0).type, 10);  // FLOAT16
+        QCOMPARE(m.outputs.at(0).type, 10);
+        QCOMPARE(QString::fromStdString(m.metadata.at("precision")), QString("fp16"));
+        const torch::Tensor want = model.impl().fused->named_parameters()["backbone.conv0.conv.weight"];
+        QCOMPARE(m.initializers.at("backbone.conv0.conv.weight").size(), static_cast<std::size_t>(want.numel() * 2));
+        torch::manual_seed(0);
+        const torch::Tensor images = torch::rand({1, 3, 128, 128});
+        const torch::Tensor got = run_onnx_runtime(r.path, images.to(torch::kFloat16), dir_);
+        if (!got.defined()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
+        QCOMPARE(got.scalar_type(), torch::kFloat16);
+        torch::InferenceMode guard;
+        const torch::Tensor eager = model.impl().net->forward(images);
+        const float box_error =
+            (got.to(torch::kFloat32).slice(1, 0, 4) - eager.slice(1, 0, 4)).abs().max().item<float>();
+        const float score_error = (got.to(torch::kFloat32).slice(1, 4) - eager.slice(1, 4)).abs().max().item<float>();
+        qInfo("float16 against float32: boxes %.3g px, scores %.3g", box_error, score_error);
+        QVERIFY2(box_error <= 0.5f, qPrintable(QString::number(box_error)));
+        QVERIFY2(score_error <= 5e-3f, qPrintable(QString::number(score_error)));
+    }
+
+    // `libreyolo export`: the file's default name and place, JSON, and a format it does not write.
+    void cliExportsBesideTheWeights() {
+        const QString weights = dir_.filePath("cli/best.safetensors");
+        QVERIFY(QDir().mkpath(dir_.filePath("cli")));
+        QVERIFY(QFile::copy(QString::fromStdString(default_model()), weights));
+        CliRun run = run_cli({"export", "model=" + weights, "imgsz=64", "--json"}, dir_.path());
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        const QJsonObject result = QJsonDocument::fromJson(run.out.toUtf8()).object();
+        QCOMPARE(result["path"].toString(), dir_.filePath("cli/best.onnx"));
+        QVERIFY(result["dynamic"].toBool());
+        QCOMPARE(result["opset"].toInt(), 13);
+        QCOMPARE(QFileInfo(dir_.filePath("cli/best.onnx")).size(), static_cast<qint64>(result["bytes"].toDouble()));
+        run = run_cli({"export", "model=" + weights, "imgsz=64", "half=true", "nms=true"}, dir_.path());
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("best_fp16.onnx") && run.out.contains("outputs output, raw"), qPrintable(run.out));
+        QVERIFY(QFileInfo::exists(dir_.filePath("cli/best_fp16.onnx")));
+        // A model name without a file: weights/<LibreYOLO's stem>.onnx where the command runs.
+        run = run_cli({"export", "model=yolo9-t", "pretrained=false", "imgsz=64"}, dir_.path());
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY(QFileInfo::exists(dir_.filePath("weights/LibreYOLO9t.onnx")));
+
+        run = run_cli({"export", "model=" + weights, "format=tensorrt"}, dir_.path());
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains("format: 'tensorrt'") && run.err.contains("onnx"), qPrintable(run.err));
+        run = run_cli({"export", "model=" + weights, "imgsz=100"}, dir_.path());
+        QCOMPARE(run.code, 2);
+        QVERIFY2(run.err.contains("imgsz"), qPrintable(run.err));
+    }
+
     void badRequestsAreRefused() {
         Model model = Model::create("yolo9-t", 3, "cpu");
-        OnnxExportOptions o;
+        ExportOptions o;
         o.output = dir_.filePath("bad.onnx").toStdString();
         o.imgsz = 100;
-        QVERIFY_THROWS_EXCEPTION(InvalidArgument, export_onnx(model.impl(), o));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.export_onnx(o));
         o.imgsz = 64;
         o.opset = 11;
-        QVERIFY_THROWS_EXCEPTION(InvalidArgument, export_onnx(model.impl(), o));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.export_onnx(o));
+        o.opset = 0;
+        o.nms = true;
+        o.batch = 2;  // embedded NMS is batch 1
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.export_onnx(o));
+        o.batch = 1;
+        o.iou = 0;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.export_onnx(o));
+        QVERIFY(!std::filesystem::exists(o.output));
+        // A family without an exporter says so.
+        Model yolox = Model::create("yolox-s", 3, "cpu");
+        ExportOptions plain;
+        plain.imgsz = 64;
+        plain.output = o.output;
+        QVERIFY_THROWS_EXCEPTION(NotSupported, yolox.export_onnx(plain));
         QVERIFY(!std::filesystem::exists(o.output));
     }
 };

@@ -16,6 +16,8 @@
 namespace libreyolo {
 
 struct TrackOptions;  // track.h
+struct ExportOptions;  // export.h
+struct ExportResult;   // export.h
 
 struct ModelInfo {
     std::string family;  // "yolo9"
@@ -126,6 +128,12 @@ public:
     // the CUDA graphs.
     void dequantize();
     std::optional<QuantInfo> quant_info() const;  // nullopt: a float model
+
+    // Writes the model as an ONNX file (export.h): the fused network's operations from its own
+    // parameters, LibreYOLO's input, output and metadata names, checked by ONNX's checker, written
+    // atomically. The model itself is unchanged. Throws InvalidArgument for a bad option (naming
+    // it), NotSupported for a family without an exporter or a build without ONNX.
+    ExportResult export_onnx(const ExportOptions& options);
 
     // CUDA graphs (cuda_graph.h). capture_graph moves the capture out of the first request:
     // The input size a call with imgsz uses: imgsz, or the model's own (its checkpoint's imgsz, else

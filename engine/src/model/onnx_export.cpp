@@ -2,15 +2,27 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 #include "io/atomic_file.h"
 #include "libreyolo/errors.h"
+#include "libreyolo/families.h"
+#include "libreyolo/log.h"
+#include "libreyolo/model.h"
+#include "libreyolo/pretrained.h"
 #include "libreyolo/version.h"
+#include "onnx/embedded_nms.h"
 #include "onnx/onnx_graph.h"
 
 namespace libreyolo {
+namespace fs = std::filesystem;
 namespace {
 
 constexpr int kStride = 32;
+// The opsets the emitters write valid graphs for (18 moved the reductions' axes to an input).
+constexpr int kMinOpset = 13, kMaxOpset = 17;
+// ONNX's checker from Debian's libonnx knows the opsets up to this one.
+constexpr int kAttentionOpset = 17;
 
 // Python's json.dumps({"0": name, ...}) as LibreYOLO writes it: ", " and ": " separators, ASCII.
 std::string names_json(const std::vector<std::string>& names) {
@@ -20,24 +32,87 @@ std::string names_json(const std::vector<std::string>& names) {
     return text + "}";
 }
 
+// Python's str(float) for the thresholds LibreYOLO writes (0.25, 0.45, 0.7).
+std::string python_float(float v) {
+    std::ostringstream text;
+    text.precision(7);
+    text << static_cast<double>(v);
+    std::string s = text.str();
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+}
+
+// The NMS-free DETR families (RT-DETR, D-FINE, DEIM) run attention, which LibreYOLO exports at 17.
+int default_opset(const Model::Impl& m) {
+    return family_traits(m.spec.name.family).nms_free ? kAttentionOpset : kMinOpset;
+}
+
+// LibreYOLO's name for a model without a weights file: its pretrained file's stem (LibreYOLO9t),
+// else <family>_<size>.
+std::string default_stem(const Model::Impl& m) {
+    const std::string name = m.spec.name.canonical();
+    if (family_traits(m.spec.name.family).weights_prefix.empty()) return m.spec.name.family + "_" + m.spec.name.size;
+    return fs::path(pretrained_file_name(name)).stem().string();
+}
+
 }  // namespace
 
-std::uintmax_t export_onnx(Model::Impl& m, const OnnxExportOptions& o) {
+std::vector<std::string> export_formats() {
+    return {"onnx"};
+}
+
+ExportResult export_onnx(Model::Impl& m, const ExportOptions& o, const fs::path& path) {
     const int imgsz = m.input_size(o.imgsz);
     if (imgsz % kStride != 0)
         throw InvalidArgument("imgsz: must be a multiple of " + std::to_string(kStride) + " for ONNX export, got " +
                               std::to_string(imgsz));
     if (o.batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(o.batch));
-    if (o.opset < 13 || o.opset > 17) throw InvalidArgument("opset: from 13 to 17, got " + std::to_string(o.opset));
+    const int opset = o.opset == 0 ? default_opset(m) : o.opset;
+    if (opset < default_opset(m) || opset > kMaxOpset)
+        throw InvalidArgument(
+            "opset: " + m.spec.name.family + " exports with opset " + std::to_string(default_opset(m)) + " to " +
+            std::to_string(kMaxOpset) + ", got " + std::to_string(opset) +
+            (opset < default_opset(m) && default_opset(m) == kAttentionOpset ? " (its attention needs opset 17)" : ""));
+    const FamilyTraits& traits = family_traits(m.spec.name.family);
+    bool dynamic = o.dynamic;
+    if (o.nms) {
+        if (traits.nms_free)
+            throw InvalidArgument("nms: " + m.spec.name.family +
+                                  " is NMS-free (its top-k outputs are the detections); export it without nms");
+        if (o.batch != 1) throw InvalidArgument("batch: embedded NMS exports batch 1, got " + std::to_string(o.batch));
+        if (!(o.conf >= 0.0f && o.conf < 1.0f)) throw InvalidArgument("conf: must be in [0, 1)");
+        if (!(o.iou > 0.0f && o.iou <= 1.0f)) throw InvalidArgument("iou: must be in (0, 1]");
+        if (o.max_det < 1) throw InvalidArgument("max_det: must be at least 1, got " + std::to_string(o.max_det));
+        if (dynamic) log_info("export", "embedded NMS uses a fixed batch-1 graph: dynamic=false");
+        dynamic = false;
+    }
     torch::NoGradGuard no_grad;
     nn::DetectorImpl& network = m.fused_network();
-    onnx::Graph g(o.opset);
-    const onnx::Dim batch = o.dynamic ? onnx::Dim{std::string("batch")} : onnx::Dim{int64_t{o.batch}};
-    const std::string images = g.input("images", m.dtype, {batch, int64_t{3}, int64_t{imgsz}, int64_t{imgsz}});
-    const std::string output = network.emit_onnx(g, images, imgsz, imgsz);
+    const torch::Dtype dtype = o.half ? torch::kFloat16 : torch::kFloat32;
+    onnx::Graph g(opset, dtype);
+    const onnx::Dim batch = dynamic ? onnx::Dim{std::string("batch")} : onnx::Dim{int64_t{o.batch}};
+    const std::string images = g.input("images", dtype, {batch, int64_t{3}, int64_t{imgsz}, int64_t{imgsz}});
+    const std::string raw = network.emit_onnx(g, images, imgsz, imgsz);
     int64_t anchors = 0;
     for (int stride : {8, 16, 32}) anchors += static_cast<int64_t>(imgsz / stride) * (imgsz / stride);
-    g.output(output, m.dtype, {batch, int64_t{4 + network.num_classes()}, anchors});
+    const std::vector<onnx::Dim> raw_shape{batch, int64_t{4 + network.num_classes()}, anchors};
+    ExportResult result;
+    if (o.nms) {
+        onnx::EmbeddedNms nms;
+        nms.classes = network.num_classes();
+        nms.anchors = anchors;
+        nms.canvas = imgsz;
+        nms.conf = o.conf;
+        nms.iou = o.iou;
+        nms.max_det = o.max_det;
+        g.output(g.op("Identity", {onnx::embedded_nms(g, raw, nms)}, "output"), torch::kFloat32,
+                 {int64_t{1}, int64_t{o.max_det}, int64_t{6}});
+        g.output(g.op("Identity", {raw}, "raw"), dtype, raw_shape);
+        result.outputs = {"output", "raw"};
+    } else {
+        g.output(g.op("Identity", {raw}, "output"), dtype, raw_shape);
+        result.outputs = {"output"};
+    }
 
     // LibreYOLO's keys and value formats (its exporter's metadata), all strings.
     g.metadata("schema_version", "1.0");
@@ -54,14 +129,46 @@ std::uintmax_t export_onnx(Model::Impl& m, const OnnxExportOptions& o) {
     g.metadata("imgsz", std::to_string(imgsz));
     g.metadata("imgsz_h", std::to_string(imgsz));
     g.metadata("imgsz_w", std::to_string(imgsz));
-    g.metadata("dynamic", o.dynamic ? "True" : "False");
-    const bool half = m.dtype == torch::kFloat16;
-    g.metadata("precision", half ? "fp16" : "fp32");
-    g.metadata("half", half ? "True" : "False");
+    g.metadata("dynamic", dynamic ? "True" : "False");
+    g.metadata("precision", o.half ? "fp16" : "fp32");
+    g.metadata("half", o.half ? "True" : "False");
+    if (o.nms) {
+        g.metadata("nms", "true");
+        g.metadata("nms_conf", python_float(o.conf));
+        g.metadata("nms_iou", python_float(o.iou));
+        g.metadata("max_det", std::to_string(o.max_det));
+        g.metadata("nms_raw_output", "true");
+    }
 
     const std::string bytes = g.serialize_checked(version());
-    io::write_file_atomically(o.output, [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
-    return bytes.size();
+    if (!path.parent_path().empty()) fs::create_directories(path.parent_path());
+    io::write_file_atomically(path, [&](std::ostream& out) { out.write(bytes.data(), bytes.size()); });
+    result.path = path.string();
+    result.bytes = bytes.size();
+    result.imgsz = imgsz;
+    result.opset = opset;
+    result.dynamic = dynamic;
+    result.half = o.half;
+    result.nms = o.nms;
+    return result;
+}
+
+// <weights stem>.onnx beside a weights file the user named; weights/<stem>.onnx for pretrained
+// weights from the cache and for random weights, as LibreYOLO's exporter names its files.
+ExportResult Model::export_onnx(const ExportOptions& options) {
+    fs::path path = options.output;
+    if (path.empty()) {
+        const Impl& m = *impl_;
+        const fs::path source(m.source);
+        std::error_code ec;
+        const bool file = m.source != "random init" && fs::is_regular_file(source, ec);
+        const fs::path cache = PretrainedOptions::from_environment().cache;
+        const bool cached = file && fs::weakly_canonical(source, ec).parent_path() == fs::weakly_canonical(cache, ec);
+        const std::string stem = file ? source.stem().string() : default_stem(m);
+        const fs::path folder = file && !cached ? source.parent_path() : fs::path("weights");
+        path = folder / (stem + (options.half ? "_fp16" : "") + ".onnx");
+    }
+    return libreyolo::export_onnx(*impl_, options, path);
 }
 
 }  // namespace libreyolo

@@ -26,7 +26,8 @@ ElementType element_type(torch::Dtype dtype) {
 
 }  // namespace
 
-Graph::Graph(int opset) : proto_(std::make_unique<ModelProto>(opset)), opset_(opset) {}
+Graph::Graph(int opset, torch::Dtype float_type)
+    : proto_(std::make_unique<ModelProto>(opset)), opset_(opset), float_type_(float_type) {}
 
 Graph::~Graph() = default;
 
@@ -53,6 +54,10 @@ std::string Graph::constant(const std::string& name, const torch::Tensor& value)
     proto_->add_initializer(n, element_type(t.scalar_type()), t.sizes().vec(), t.data_ptr(),
                             static_cast<std::size_t>(t.numel() * t.element_size()));
     return n;
+}
+
+std::string Graph::weight(const std::string& name, const torch::Tensor& value) {
+    return constant(name, value.detach().to(torch::kCPU, float_type_));
 }
 
 std::vector<std::string> Graph::node(const std::string& op_type, const std::vector<std::string>& inputs,

@@ -17,13 +17,15 @@ namespace libreyolo::onnx {
 
 class Graph {
 public:
-    // opset: the default domain's version the nodes are written for.
-    explicit Graph(int opset);
+    // opset: the default domain's version the nodes are written for; float_type: the type of the
+    // network's values (float32, or float16 for a half export), which weight() stores.
+    explicit Graph(int opset, torch::Dtype float_type = torch::kFloat32);
     ~Graph();
     Graph(const Graph&) = delete;
     Graph& operator=(const Graph&) = delete;
 
     int opset() const { return opset_; }
+    torch::Dtype float_type() const { return float_type_; }
 
     // Declares a graph input; returns its name.
     std::string input(const std::string& name, torch::Dtype dtype, const std::vector<Dim>& shape);
@@ -31,6 +33,9 @@ public:
     void output(const std::string& value, torch::Dtype dtype, const std::vector<Dim>& shape);
     // A constant (weights, shapes, indices), stored as an initializer named after name (made unique).
     std::string constant(const std::string& name, const torch::Tensor& value);
+    // A constant that meets the network's values (weights, biases, anchor points), stored in
+    // float_type().
+    std::string weight(const std::string& name, const torch::Tensor& value);
     // A node of op_type from the default domain; returns its outputs, named <name>, or <name>:k when
     // there are several (the names made unique).
     std::vector<std::string> node(const std::string& op_type, const std::vector<std::string>& inputs,
@@ -53,6 +58,7 @@ private:
     std::unique_ptr<ModelProto> proto_;
     std::set<std::string> names_;
     int opset_;
+    torch::Dtype float_type_;
 };
 
 // x · sigmoid(x): SiLU, which the ONNX opsets before 22 do not have as one operator.

@@ -20,8 +20,8 @@ std::vector<int64_t> pads_of(const kernels::ConvGeometry& g) {
 
 std::string convolution(Graph& g, const std::string& name, const std::string& x, const torch::Tensor& weight,
                         const torch::Tensor& bias, const kernels::ConvGeometry& geometry) {
-    std::vector<std::string> inputs{x, g.constant(name + ".weight", weight)};
-    if (bias.defined()) inputs.push_back(g.constant(name + ".bias", bias));
+    std::vector<std::string> inputs{x, g.weight(name + ".weight", weight)};
+    if (bias.defined()) inputs.push_back(g.weight(name + ".bias", bias));
     return g.op("Conv", inputs, name,
                 {{"kernel_shape", std::vector<int64_t>{weight.size(2), weight.size(3)}},
                  {"strides", geometry.stride},
@@ -180,19 +180,19 @@ std::string DDetectImpl::emit_onnx(Graph& g, const std::array<std::string, 3>& f
         "head.dfl.bins");
     const std::string probabilities = g.op("Softmax", {bins}, "head.dfl.softmax", {{"axis", int64_t{2}}});
     const std::string weighted =
-        g.op("Mul", {probabilities, g.constant("head.dfl.project", grid.project)}, "head.dfl.weighted");
+        g.op("Mul", {probabilities, g.weight("head.dfl.project", grid.project)}, "head.dfl.weighted");
     const std::string distances =
         g.op("ReduceSum", {weighted, g.constant("head.dfl.axes", torch::tensor({int64_t{2}}))}, "head.dfl.distances",
              {{"keepdims", int64_t{0}}});
-    const std::string points = g.constant("head.anchor_points", grid.points);
+    const std::string points = g.weight("head.anchor_points", grid.points);
     const std::string lt = channels(g, distances, 0, 2, "head.lt");
     const std::string rb = channels(g, distances, 2, 4, "head.rb");
     const std::string corners =
         concat(g, {g.op("Sub", {points, lt}, "head.top_left"), g.op("Add", {points, rb}, "head.bottom_right")}, 1,
                "head.corners");
-    const std::string boxes = g.op("Mul", {corners, g.constant("head.strides", grid.strides)}, "head.boxes");
+    const std::string boxes = g.op("Mul", {corners, g.weight("head.strides", grid.strides)}, "head.boxes");
     const std::string scores = g.op("Sigmoid", {logits}, "head.scores");
-    return concat(g, {boxes, scores}, 1, "output");
+    return concat(g, {boxes, scores}, 1, "head.output");
 }
 
 std::string YOLO9Impl::emit_onnx(Graph& g, const std::string& images, int64_t height, int64_t width) {
