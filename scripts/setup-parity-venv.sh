@@ -10,5 +10,5 @@ if [[ -x "$VENV/bin/python" ]] && "$VENV/bin/python" -c "import libreyolo, torch
 fi
 mkdir -p "$(dirname "$VENV")"
 python3 -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check libreyolo==1.6.0 torch==2.11.0 torchvision==0.26.0 >&2
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check libreyolo==1.6.0 torch==2.11.0 torchvision==0.26.0 onnx==1.23.2 onnxruntime==1.32.0 >&2
 echo "$VENV/bin/python"

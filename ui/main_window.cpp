@@ -16,6 +16,7 @@
 
 #include "cuda_gate.h"
 #include "elided_label.h"
+#include "export_dialog.h"
 #include "graphs_page.h"
 #include "image_strip.h"
 #include "kernels_page.h"
@@ -106,6 +107,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open &pretrained model…"), this, &MainWindow::openPretrainedDialog);
     file->addAction(tr("Open &folder…"), this, &MainWindow::openFolderDialog);
     file->addAction(tr("&Save results…"), QKeySequence::Save, this, &MainWindow::saveResultsDialog);
+    file->addAction(tr("&Export model…"), this, &MainWindow::exportModelDialog);
     file->addAction(tr("S&top video"), QKeySequence(Qt::Key_Escape), this, &MainWindow::stopVideo);
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 }
@@ -127,6 +129,12 @@ void MainWindow::connectPredictor() {
     connect(predictor_, &PredictController::modelLoaded, this, &MainWindow::showModel);
     connect(predictor_, &PredictController::modelLoadFailed, this, &MainWindow::reportModelLoadFailure);
     connect(predictor_, &PredictController::failed, this, &MainWindow::showError);
+    connect(predictor_, &PredictController::exported, this, &MainWindow::showExported);
+    connect(predictor_, &PredictController::exportFailed, this, [this](const QString& message) {
+        statusBar()->clearMessage();
+        showBlockingError(tr("Cannot export"), message);
+        showError(message);
+    });
     connect(predictor_, &PredictController::predicted, this, &MainWindow::showResult);
     connect(predictor_, &PredictController::predictionFailed, this, &MainWindow::showPredictionFailure);
     connect(predictor_, &PredictController::graphsChanged, graphsPage_, &GraphsPage::setGraphs);
@@ -224,6 +232,32 @@ void MainWindow::downloadThenOpen(const QString& name) {
                 showError(message);
             });
     download->start();
+}
+
+void MainWindow::exportModelDialog() {
+    if (predictor_->modelDescription().isEmpty()) {
+        showBlockingError(tr("Cannot export"), tr("No model is loaded: open one first (File ▸ Open model…)."));
+        return;
+    }
+    auto* dialog = new ExportDialog(predictor_->modelRequest(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] { exportModel(dialog->options()); });
+    dialog->open();
+}
+
+void MainWindow::exportModel(const libreyolo::ExportOptions& options) {
+    statusBar()->showMessage(tr("Exporting %1 to ONNX…").arg(predictor_->modelRequest()));
+    predictor_->exportModel(options);
+}
+
+void MainWindow::showExported(const QString& path, qulonglong bytes) {
+    const QString text = tr("Exported %1 (%2 MB).").arg(path).arg(static_cast<double>(bytes) / 1e6, 0, 'f', 1);
+    statusBar()->showMessage(text, 10000);
+    if (!exportMessage_)
+        exportMessage_ = new QMessageBox(QMessageBox::Information, tr("Export finished"), text, QMessageBox::Ok, this);
+    exportMessage_->setText(text);
+    exportMessage_->open();  // not exec(): the window keeps running
+    Q_EMIT modelExported(path, bytes);
 }
 
 void MainWindow::openModelDialog() {

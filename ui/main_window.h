@@ -7,6 +7,7 @@
 // dialog and print one line on stderr.
 #include <QMainWindow>
 
+#include "libreyolo/export.h"
 #include "libreyolo/results.h"
 #include "prediction_results.h"
 
@@ -45,6 +46,8 @@ public:
     QString resultStatus() const;
     // The dialog that errors which stop the user open (null before the first).
     QMessageBox* errorDialog() const { return errorDialog_; }
+    // The message a finished export opens (null before the first).
+    QMessageBox* exportMessage() const { return exportMessage_; }
     ModelPickerDialog* modelPicker() const { return picker_; }  // null before its first use
 
     // Image files of paths, folders expanded (their images, sorted), in order.
@@ -72,12 +75,17 @@ public Q_SLOTS:
     void openModelDialog();
     // The pretrained-model picker; the model chosen opens as openModel does.
     void openPretrainedDialog();
+    // Writes the loaded model as an ONNX file on the worker thread; a message with the file's path
+    // and size when done (modelExported), or a dialog naming the problem.
+    void exportModel(const libreyolo::ExportOptions& options);
+    void exportModelDialog();  // File ▸ Export model…: the options, then exportModel
 
 Q_SIGNALS:
     void predictionShown(int detections);
     void errorShown(const QString& message);
     // The model could not be loaded: already in a dialog and on stderr; errorShown follows.
     void modelLoadFailed(const QString& message);
+    void modelExported(const QString& path, qulonglong bytes);
     void thumbnailShown(int index);
     void videoFinished(int frames);
     void liveFinished(int frames, const QString& reason);
@@ -103,6 +111,7 @@ private:
     void reportModelLoadFailure(const QString& nameOrPath, const QString& reason, bool previousKept);
     // A name whose weights are not on disk: fetched behind a progress dialog, then opened.
     void downloadThenOpen(const QString& name);
+    void showExported(const QString& path, qulonglong bytes);
 
     PredictController* predictor_ = nullptr;
     PredictionResults results_;
@@ -120,6 +129,7 @@ private:
     ElidedLabel* modelLabel_ = nullptr;
     ElidedLabel* resultLabel_ = nullptr;
     QMessageBox* errorDialog_ = nullptr;
+    QMessageBox* exportMessage_ = nullptr;
     ModelPickerDialog* picker_ = nullptr;
     QString lastRunWeights_;  // the weights folder of the last training run, for Open model
 };

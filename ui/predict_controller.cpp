@@ -18,6 +18,8 @@ PredictController::PredictController(QObject* parent) : QObject(parent) {
     connect(worker_, &PredictWorker::predictionFailed, this, &PredictController::predictionFailed);
     connect(worker_, &PredictWorker::failed, this, &PredictController::failed);
     connect(worker_, &PredictWorker::graphsChanged, this, &PredictController::graphsChanged);
+    connect(worker_, &PredictWorker::exported, this, &PredictController::exported);
+    connect(worker_, &PredictWorker::exportFailed, this, &PredictController::exportFailed);
     connect(worker_, &PredictWorker::videoFinished, this, &PredictController::videoFinished);
     connect(worker_, &PredictWorker::liveStarted, this, &PredictController::liveStarted);
     connect(worker_, &PredictWorker::liveStats, this, &PredictController::liveStats);
@@ -77,6 +79,11 @@ void PredictController::captureGraph(int imgsz, int batch, const QString& dtype)
     QMetaObject::invokeMethod(
         worker_, [worker = worker_, imgsz, batch, dtype] { worker->captureGraph(imgsz, batch, dtype); },
         Qt::QueuedConnection);
+}
+
+void PredictController::exportModel(const libreyolo::ExportOptions& options) {
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, options] { worker->exportModel(options); }, Qt::QueuedConnection);
 }
 
 void PredictController::releaseGraphs() {

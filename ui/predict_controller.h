@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine_metatypes.h"
+#include "libreyolo/export.h"
 
 class PredictWorker;
 
@@ -37,6 +38,7 @@ public:
     void moveModel(const QString& device);
     void captureGraph(int imgsz, int batch, const QString& dtype);
     void releaseGraphs();
+    void exportModel(const libreyolo::ExportOptions& options);
 
 Q_SIGNALS:
     // See PredictWorker's signals of the same names.
@@ -46,6 +48,8 @@ Q_SIGNALS:
     void predictionFailed(const QString& path, const QString& message);
     void failed(const QString& message);
     void graphsChanged(const std::vector<libreyolo::GraphInfo>& graphs);
+    void exported(const QString& path, qulonglong bytes);
+    void exportFailed(const QString& message);
     void videoFinished(const QString& path, int frames);
     void liveStarted(const QString& source);
     void liveStats(double fps, double frameMs, const QString& graphState);

@@ -1,6 +1,7 @@
 #include "predict_worker.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImageReader>
 #include <QTimer>
 
@@ -269,6 +270,19 @@ void PredictWorker::releaseGraphs() {
     if (!model_) return;  // nothing captured, nothing to release
     model_->release_graphs();
     reportGraphs();
+}
+
+void PredictWorker::exportModel(const libreyolo::ExportOptions& options) {
+    if (!model_) {
+        Q_EMIT exportFailed(noModelMessage());
+        return;
+    }
+    try {
+        const libreyolo::ExportResult r = model_->export_onnx(options);
+        Q_EMIT exported(QFileInfo(QString::fromStdString(r.path)).absoluteFilePath(), r.bytes);
+    } catch (const std::exception& e) {
+        Q_EMIT exportFailed(QString::fromUtf8(e.what()));
+    }
 }
 
 void PredictWorker::reportGraphs() {

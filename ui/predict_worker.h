@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "engine_metatypes.h"
+#include "libreyolo/export.h"
 #include "libreyolo/live_source.h"
 #include "libreyolo/model.h"
 #include "libreyolo/video.h"
@@ -42,8 +43,12 @@ public Q_SLOTS:
     void moveModel(const QString& device);
     void captureGraph(int imgsz, int batch, const QString& dtype);
     void releaseGraphs();
+    // Writes the loaded model as an ONNX file (Model::export_onnx): exported, or exportFailed.
+    void exportModel(const libreyolo::ExportOptions& options);
 
 Q_SIGNALS:
+    void exported(const QString& path, qulonglong bytes);  // path: absolute
+    void exportFailed(const QString& message);
     void modelLoaded(const QString& description);
     // reason: the engine's; previousKept: the model loaded before is still in use.
     void modelLoadFailed(const QString& nameOrPath, const QString& reason, bool previousKept);

@@ -1,10 +1,13 @@
-// ONNX export (model/onnx_export.h): a YOLOv9 written by its own modules passes ONNX's checker,
-// with LibreYOLO's input and output names, the declared shapes (fixed or a symbolic batch), its
-// metadata, and every folded convolution's weights stored under the module's name; ONNX Runtime
-// (the test venv's onnxruntime, CPU, graph rewrites off) runs the file to the engine's outputs,
-// at two batch sizes when the batch is dynamic; bad requests are refused with the field named.
+// ONNX export (Model::export_onnx, `libreyolo export`): a YOLOv9 written by its own modules passes
+// ONNX's checker, with LibreYOLO's input and output names, the declared shapes (fixed or a symbolic
+// batch), its metadata, and every folded convolution's weights stored under the module's name; ONNX
+// Runtime (the test venv's onnxruntime, CPU, graph rewrites off) runs the file to the engine's
+// outputs, at two batch sizes when the batch is dynamic, in float16, and with the embedded NMS to
+// predict()'s detections; LibreYOLO's own exporter's files agree with ours; the CLI names the file
+// as LibreYOLO does; bad requests are refused with the field named.
 #include <QtTest/QtTest>
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -316,6 +319,80 @@ private Q_SLOTS:
         run = run_cli({"export", "model=" + weights, "imgsz=100"}, dir_.path());
         QCOMPARE(run.code, 2);
         QVERIFY2(run.err.contains("imgsz"), qPrintable(run.err));
+    }
+
+    // LibreYOLO 1.6.0's exporter on the same checkpoint (tests/fixtures/onnx_export, made by
+    // scripts/fixtures/make_onnx_export.py): the same inputs, outputs and metadata, and ONNX
+    // Runtime's outputs of its files within 1e-4 of ours, with and without the embedded NMS.
+    void agreesWithLibreYolosOwnExport_data() {
+        QTest::addColumn<QString>("graph");
+        QTest::newRow("plain") << "plain";
+        QTest::newRow("nms") << "nms";
+    }
+    void agreesWithLibreYolosOwnExport() {
+        QFETCH(QString, graph);
+        QFile file(LIBREYOLO_FIXTURES_DIR "/onnx_export/graphs.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject fixture = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject theirs = fixture["graphs"].toObject()[graph].toObject();
+        const QJsonObject options = theirs["options"].toObject();
+        Model model =
+            Model::load(QString(LIBREYOLO_SOURCE_DIR "/" + fixture["weights"].toString()).toStdString(), "cpu");
+        ExportOptions o;
+        o.imgsz = options["imgsz"].toInt();
+        o.nms = options["nms"].toBool();
+        o.conf = static_cast<float>(options["conf"].toDouble(o.conf));
+        o.output = dir_.filePath("libreyolo-" + graph + ".onnx").toStdString();
+        const onnx::ModelSummary ours = read_model(model.export_onnx(o).path);
+
+        QCOMPARE(ours.opset, static_cast<int64_t>(theirs["opset"].toInt()));
+        auto compare_values = [](const std::vector<onnx::ModelSummary::Value>& mine, const QJsonArray& want) {
+            QCOMPARE(mine.size(), static_cast<std::size_t>(want.size()));
+            for (qsizetype i = 0; i < want.size(); ++i) {
+                const QJsonObject v = want[i].toObject();
+                QCOMPARE(QString::fromStdString(mine[i].name), v["name"].toString());
+                QCOMPARE(mine[i].type, v["type"].toInt());
+                // The batch axis as LibreYOLO declares it; its tracer leaves the other output axes
+                // symbolic where ours are sizes.
+                QCOMPARE(QString::fromStdString(mine[i].dims.at(0)), v["dims"].toArray()[0].toString());
+                QCOMPARE(mine[i].dims.size(), static_cast<std::size_t>(v["dims"].toArray().size()));
+            }
+        };
+        compare_values(ours.inputs, theirs["inputs"].toArray());
+        QCOMPARE(QString::fromStdString(ours.inputs[0].dims.back()), theirs["inputs"][0]["dims"][3].toString());
+        compare_values(ours.outputs, theirs["outputs"].toArray());
+        const QJsonObject metadata = theirs["metadata"].toObject();
+        QCOMPARE(ours.metadata.size(), static_cast<std::size_t>(metadata.size()));
+        for (auto it = metadata.begin(); it != metadata.end(); ++it) {
+            if (it.key() == "libreyolo_version") continue;  // the writer's own version
+            QVERIFY2(ours.metadata.count(it.key().toStdString()), qPrintable(it.key()));
+            QCOMPARE(QString::fromStdString(ours.metadata.at(it.key().toStdString())), it.value().toString());
+        }
+
+        const io::TensorFile io = io::read_safetensors(LIBREYOLO_FIXTURES_DIR "/onnx_export/io.safetensors");
+        const auto got = run_onnx_runtime_outputs(o.output, io.tensors.at("images"), dir_);
+        if (got.empty()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
+        // Within 1e-4 relative to LibreYOLO's value (and absolute below 1), as the parity tests
+        // compare: boxes are pixels of the canvas, where float32's rounding grows with the value.
+        auto worst = [](const torch::Tensor& mine, const torch::Tensor& want) {
+            return ((mine - want).abs() / want.abs().clamp_min(1.0)).max().item<float>();
+        };
+        if (!o.nms) {
+            const float error = worst(got.at("output"), io.tensors.at("output"));
+            qInfo("ours against LibreYOLO's: %.3g", error);
+            QVERIFY2(error <= 1e-4f, qPrintable(QString::number(error)));
+            return;
+        }
+        const float raw_error = worst(got.at("raw"), io.tensors.at("raw_nms"));
+        const torch::Tensor rows = got.at("output")[0], want = io.tensors.at("output_nms")[0];
+        const int64_t count = want.select(1, 4).gt(0).sum().item<int64_t>();
+        qInfo("raw: ours against LibreYOLO's %.3g; %lld detections", raw_error, static_cast<long long>(count));
+        QVERIFY2(raw_error <= 1e-4f, qPrintable(QString::number(raw_error)));
+        QVERIFY(count > 10);
+        QCOMPARE(rows.select(1, 4).gt(0).sum().item<int64_t>(), count);
+        QVERIFY(torch::equal(rows.select(1, 5), want.select(1, 5)));  // classes, in the same order
+        const float row_error = worst(rows, want);
+        QVERIFY2(row_error <= 1e-4f, qPrintable(QString::number(row_error)));
     }
 
     void badRequestsAreRefused() {

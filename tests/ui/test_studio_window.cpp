@@ -3,8 +3,10 @@
 // results save as annotated images and JSON; a bad file becomes a message, not a crash; a model that
 // cannot be loaded is said once, in the status bar and a dialog, and another can be opened.
 #include <QApplication>
+#include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QMimeData>
@@ -13,6 +15,7 @@
 #include <QStatusBar>
 #include <QtTest/QtTest>
 
+#include "export_dialog.h"
 #include "libreyolo/annotate.h"
 #include "libreyolo/model.h"
 #include "main_window.h"
@@ -267,6 +270,49 @@ private Q_SLOTS:
         QCOMPARE(view.imageToWidget({0, 0}), origin + QPointF(30, -20));
         QTest::mouseDClick(&view, Qt::LeftButton, {}, QPoint(430, 280));
         QCOMPARE(view.zoom(), 1.0);
+    }
+
+    // File ▸ Export model…: the form's options, the file written on the worker thread, a message
+    // with its path and size; a bad option opens the error dialog naming it.
+    void exportWritesAnOnnxFileAndSaysWhereAndHowBig() {
+        QTemporaryDir dir;
+        MainWindow window(kWeights, "cpu");
+        QSignalSpy shown(&window, &MainWindow::predictionShown);
+        window.openImage(LIBREYOLO_SAMPLE_IMAGE);
+        QVERIFY(shown.wait(120000));
+
+        ExportDialog form(kWeights);
+        QVERIFY(form.outputEdit()->placeholderText().contains("weights.onnx"));
+        form.nmsBox()->setChecked(true);
+        QVERIFY(!form.dynamicBox()->isEnabled());  // embedded NMS exports batch 1
+        libreyolo::ExportOptions o = form.options();
+        QVERIFY(o.nms && !o.dynamic && o.batch == 1 && o.opset == 0);
+        form.nmsBox()->setChecked(false);
+        form.outputEdit()->setText(dir.filePath("studio.onnx"));
+        o = form.options();
+        QVERIFY(!o.nms && o.dynamic);
+        o.imgsz = 320;
+
+        QSignalSpy exported(&window, &MainWindow::modelExported);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.exportModel(o);
+        QCOMPARE(exported.count(), 0);  // the worker writes it; the window goes on
+        QVERIFY(exported.wait(120000) || !errors.isEmpty());
+        if (exported.isEmpty() && errors.first().at(0).toString().contains("no ONNX support"))
+            QSKIP("this build has no ONNX export (libonnx-dev)");
+        QCOMPARE(exported.count(), 1);
+        const QString path = exported.first().at(0).toString();
+        QCOMPARE(path, dir.filePath("studio.onnx"));
+        QCOMPARE(static_cast<qulonglong>(QFileInfo(path).size()), exported.first().at(1).toULongLong());
+        QVERIFY(window.exportMessage() && window.exportMessage()->isVisible());
+        QVERIFY2(window.exportMessage()->text().contains(path) && window.exportMessage()->text().contains(" MB"),
+                 qPrintable(window.exportMessage()->text()));
+
+        o.imgsz = 100;
+        window.exportModel(o);
+        QVERIFY(errors.wait(60000));
+        QVERIFY(window.errorDialog() && window.errorDialog()->isVisible());
+        QVERIFY2(window.errorDialog()->text().contains("imgsz"), qPrintable(window.errorDialog()->text()));
     }
 
     void resultsSaveAsAnnotatedImagesAndJson() {

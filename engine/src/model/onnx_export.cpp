@@ -132,6 +132,10 @@ ExportResult export_onnx(Model::Impl& m, const ExportOptions& o, const fs::path&
     g.metadata("dynamic", dynamic ? "True" : "False");
     g.metadata("precision", o.half ? "fp16" : "fp32");
     g.metadata("half", o.half ? "True" : "False");
+    g.metadata("segmentation", m.spec.name.task == "segment" ? "true" : "false");
+    g.metadata("obb", m.spec.name.task == "obb" ? "true" : "false");
+    // Where the image sits on the canvas, for runtimes that letterbox themselves.
+    if (traits.input_resize == InputResize::Letterbox) g.metadata("letterbox_pad", "topleft");
     if (o.nms) {
         g.metadata("nms", "true");
         g.metadata("nms_conf", python_float(o.conf));
