@@ -39,9 +39,10 @@ keys (defaults in brackets):
   device=D          where the model is loaded: auto, cpu, cuda, cuda:N [cpu]
 flags:
   --json            print the result as JSON
-Input `images` (B, 3, imgsz, imgsz), RGB in [0, 1], letterboxed as predict does; output `output`
-(B, 4 + nc, anchors): xyxy boxes in input pixels, then class scores. The checkpoint's family,
-size, classes and names are in the file's metadata.
+Input `images` (B, 3, imgsz, imgsz), RGB in [0, 1], resized as predict does. YOLOv9: output
+`output` (B, 4 + nc, anchors), xyxy boxes in input pixels, then class scores. RT-DETR (opset 17):
+`pred_logits` (B, 300, nc) and `pred_boxes` (B, 300, 4), cx cy w h in [0, 1]. The checkpoint's
+family, size, classes and names are in the file's metadata.
 )";
 
 int run_export(const std::vector<std::string>& argv) {

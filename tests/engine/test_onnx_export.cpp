@@ -3,7 +3,8 @@
 // batch), its metadata, and every folded convolution's weights stored under the module's name; ONNX
 // Runtime (the test venv's onnxruntime, CPU, graph rewrites off) runs the file to the engine's
 // outputs, at two batch sizes when the batch is dynamic, in float16, and with the embedded NMS to
-// predict()'s detections; LibreYOLO's own exporter's files agree with ours; the CLI names the file
+// predict()'s detections; RT-DETR r18/r34/r50 give the engine's queries (opset 17, pred_logits and
+// pred_boxes); LibreYOLO's own exporter's files agree with ours; the CLI names the file
 // as LibreYOLO does; bad requests are refused with the field named.
 #include <QtTest/QtTest>
 
@@ -22,6 +23,7 @@
 #include "libreyolo/model.h"
 #include "libreyolo/synth.h"
 #include "model/model_impl.h"
+#include "models/rtdetr/rtdetr.h"
 #include "onnx/model_proto.h"
 
 using namespace libreyolo;
@@ -328,6 +330,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("graph");
         QTest::newRow("plain") << "plain";
         QTest::newRow("nms") << "nms";
+        QTest::newRow("rtdetr") << "rtdetr";
     }
     void agreesWithLibreYolosOwnExport() {
         QFETCH(QString, graph);
@@ -336,8 +339,9 @@ private Q_SLOTS:
         const QJsonObject fixture = QJsonDocument::fromJson(file.readAll()).object();
         const QJsonObject theirs = fixture["graphs"].toObject()[graph].toObject();
         const QJsonObject options = theirs["options"].toObject();
-        Model model =
-            Model::load(QString(LIBREYOLO_SOURCE_DIR "/" + fixture["weights"].toString()).toStdString(), "cpu");
+        const bool detr = graph == "rtdetr";
+        const QString weights = fixture[detr ? "rtdetr_weights" : "weights"].toString();
+        Model model = Model::load(QString(LIBREYOLO_SOURCE_DIR "/" + weights).toStdString(), "cpu");
         ExportOptions o;
         o.imgsz = options["imgsz"].toInt();
         o.nms = options["nms"].toBool();
@@ -370,13 +374,21 @@ private Q_SLOTS:
         }
 
         const io::TensorFile io = io::read_safetensors(LIBREYOLO_FIXTURES_DIR "/onnx_export/io.safetensors");
-        const auto got = run_onnx_runtime_outputs(o.output, io.tensors.at("images"), dir_);
+        const auto got = run_onnx_runtime_outputs(o.output, io.tensors.at(detr ? "rtdetr_images" : "images"), dir_);
         if (got.empty()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
         // Within 1e-4 relative to LibreYOLO's value (and absolute below 1), as the parity tests
         // compare: boxes are pixels of the canvas, where float32's rounding grows with the value.
         auto worst = [](const torch::Tensor& mine, const torch::Tensor& want) {
             return ((mine - want).abs() / want.abs().clamp_min(1.0)).max().item<float>();
         };
+        if (detr) {
+            const float logits = worst(got.at("pred_logits"), io.tensors.at("rtdetr_pred_logits"));
+            const float boxes = worst(got.at("pred_boxes"), io.tensors.at("rtdetr_pred_boxes"));
+            qInfo("ours against LibreYOLO's: pred_logits %.3g, pred_boxes %.3g", logits, boxes);
+            QVERIFY2(logits <= 1e-4f, qPrintable(QString::number(logits)));
+            QVERIFY2(boxes <= 1e-4f, qPrintable(QString::number(boxes)));
+            return;
+        }
         if (!o.nms) {
             const float error = worst(got.at("output"), io.tensors.at("output"));
             qInfo("ours against LibreYOLO's: %.3g", error);
@@ -393,6 +405,117 @@ private Q_SLOTS:
         QVERIFY(torch::equal(rows.select(1, 5), want.select(1, 5)));  // classes, in the same order
         const float row_error = worst(rows, want);
         QVERIFY2(row_error <= 1e-4f, qPrintable(QString::number(row_error)));
+    }
+
+    // RT-DETR: opset 17, LibreYOLO's outputs pred_logits (B, Q, nc) and pred_boxes (B, Q, 4) cx cy w h
+    // in [0, 1]; ONNX Runtime's run is the engine's forward (its xyxy pixels and sigmoid scores).
+    void rtdetrExportsItsQueries_data() {
+        QTest::addColumn<QString>("weights");
+        QTest::addColumn<bool>("dynamic");
+        QTest::newRow("r18, LibreYOLO's seeded checkpoint")
+            << LIBREYOLO_FIXTURES_DIR "/pt_pretrained/LibreRTDETRr18-seeded.pt" << false;
+        QTest::newRow("r18 dynamic") << LIBREYOLO_FIXTURES_DIR "/pt_pretrained/LibreRTDETRr18-seeded.pt" << true;
+        QTest::newRow("r34") << "rtdetr-r34" << false;
+        QTest::newRow("r50") << "rtdetr-r50" << false;
+    }
+    void rtdetrExportsItsQueries() {
+        QFETCH(QString, weights);
+        QFETCH(bool, dynamic);
+        // The seeded checkpoint's selection has its margin on the shapes image. Random weights get
+        // noise: a flat background gives cells the same features, and so ties among their scores.
+        torch::manual_seed(7);
+        torch::Tensor images = torch::rand({1, 3, 160, 160});
+        if (weights.endsWith(".pt")) {
+            const std::vector<unsigned char> pixels = square_shapes_image(dir_, 160);
+            images = torch::from_blob(const_cast<unsigned char*>(pixels.data()), {1, 160, 160, 3}, torch::kUInt8)
+                         .permute({0, 3, 1, 2})
+                         .to(torch::kFloat32)
+                         .div(255.0);
+        }
+        // A second image would need its own margin at the 300th query (below), so the batch repeats
+        // the image.
+        if (dynamic) images = torch::cat({images, images});
+        // Random weights often leave cells within rounding of each other at the 300th query, where
+        // the kept queries then depend on the order of float32 additions. The first seed whose
+        // encoder scores leave a margin of 1e-4 there (a hundred times the scores' rounding between
+        // ONNX Runtime and LibTorch) gives outputs defined to float precision (the query selection
+        // recomputed from the decoder's own modules).
+        auto selection_margin = [&](Model& candidate) {
+            torch::InferenceMode guard;
+            auto& net = dynamic_cast<models::rtdetr::RTDETRModelImpl&>(*candidate.impl().net);
+            const std::vector<torch::Tensor> feats = net.encoder(net.backbone(images));
+            auto children = net.decoder->named_children();
+            std::vector<torch::Tensor> flat;
+            std::vector<std::array<int64_t, 2>> shapes;
+            auto projections = children["input_proj"]->as<torch::nn::ModuleList>();
+            for (std::size_t i = 0; i < feats.size(); ++i) {
+                const torch::Tensor p = (*projections)[i]->as<torch::nn::Sequential>()->forward(feats[i]);
+                shapes.push_back({p.size(2), p.size(3)});
+                flat.push_back(p.flatten(2).permute({0, 2, 1}));
+            }
+            const auto anchors = models::grid_anchors(shapes, flat[0], INFINITY);
+            const torch::Tensor memory = torch::cat(flat, 1) * anchors.valid.to(torch::kFloat32);
+            const torch::Tensor scores = children["enc_score_head"]->as<torch::nn::Linear>()->forward(
+                children["enc_output"]->as<torch::nn::Sequential>()->forward(memory));
+            const torch::Tensor best = std::get<0>(std::get<0>(scores.max(-1)).sort(-1, true));
+            return (best.select(1, 299) - best.select(1, 300)).min().item<float>();
+        };
+        auto first_well_defined = [&]() {
+            for (int seed = 0; seed < 20; ++seed) {
+                torch::manual_seed(seed);
+                Model candidate = Model::create(weights.toStdString(), 7, "cpu");
+                {
+                    // LibreYOLO's initialisation scores every cell nearly alike (a prior's bias and
+                    // small weights); a trained head spreads them.
+                    torch::NoGradGuard no_grad;
+                    candidate.impl().net->named_parameters()["decoder.enc_score_head.weight"].normal_(0.0, 0.5);
+                }
+                const float margin = selection_margin(candidate);
+                if (margin >= 1e-4f) {
+                    qInfo("seed %d: margin %.3g at the 300th query", seed, margin);
+                    return candidate;
+                }
+            }
+            throw std::runtime_error("no seed below 20 gives a well-defined query selection");
+        };
+        Model model = weights.endsWith(".pt") ? Model::load(weights.toStdString(), "cpu") : first_well_defined();
+        ExportOptions o;
+        o.imgsz = 160;  // 525 cells for the 300 queries
+        o.dynamic = dynamic;
+        o.output = dir_.filePath("rtdetr.onnx").toStdString();
+        const ExportResult r = model.export_onnx(o);
+        QCOMPARE(r.opset, 17);
+        QCOMPARE(r.outputs, (std::vector<std::string>{"pred_logits", "pred_boxes"}));
+        const onnx::ModelSummary m = read_model(r.path);
+        const int nc = model.impl().net->num_classes();
+        const std::string batch = dynamic ? "batch" : "1";
+        QCOMPARE(m.outputs.at(0).dims, (std::vector<std::string>{batch, "300", std::to_string(nc)}));
+        QCOMPARE(m.outputs.at(1).dims, (std::vector<std::string>{batch, "300", "4"}));
+        QCOMPARE(QString::fromStdString(m.metadata.at("model_family")), QString("rtdetr"));
+
+        const auto got = run_onnx_runtime_outputs(r.path, images.contiguous(), dir_);
+        if (got.empty()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
+        torch::InferenceMode guard;
+        const torch::Tensor eager = model.impl().net->forward(images);  // (B, 4 + nc, Q)
+        const torch::Tensor boxes = got.at("pred_boxes"), logits = got.at("pred_logits");
+        const std::vector<torch::Tensor> c = boxes.unbind(-1);
+        const torch::Tensor xyxy =
+            torch::stack({c[0] - c[2] / 2, c[1] - c[3] / 2, c[0] + c[2] / 2, c[1] + c[3] / 2}, 1) * 160.0;
+        // The queries as a set: cells whose scores are nearly equal inside the 300 may come out in
+        // either order (the decoder treats its queries alike whatever their order).
+        const torch::Tensor ours = torch::cat({xyxy / 160.0, logits.sigmoid().transpose(1, 2)}, 1).transpose(1, 2);
+        const torch::Tensor theirs = torch::cat({eager.slice(1, 0, 4) / 160.0, eager.slice(1, 4)}, 1).transpose(1, 2);
+        float box_error = 0, score_error = 0;
+        for (int64_t b = 0; b < ours.size(0); ++b) {
+            const torch::Tensor match = std::get<1>(torch::cdist(ours[b], theirs[b]).min(1));
+            QCOMPARE(std::get<0>(at::_unique(match)).numel(), ours.size(1));  // one to one
+            const torch::Tensor error = (ours[b] - theirs[b].index_select(0, match)).abs();
+            box_error = std::max(box_error, error.slice(1, 0, 4).max().item<float>() * 160.0f);
+            score_error = std::max(score_error, error.slice(1, 4).max().item<float>());
+        }
+        qInfo("boxes %.3g px, scores %.3g", box_error, score_error);
+        QVERIFY2(box_error / 160.0f <= 1e-4f, qPrintable(QString::number(box_error)));
+        QVERIFY2(score_error <= 1e-4f, qPrintable(QString::number(score_error)));
     }
 
     void badRequestsAreRefused() {
@@ -412,6 +535,19 @@ private Q_SLOTS:
         o.iou = 0;
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, model.export_onnx(o));
         QVERIFY(!std::filesystem::exists(o.output));
+        // RT-DETR: NMS-free, attention needs opset 17, at least 300 cells for its queries.
+        Model rtdetr = Model::create("rtdetr-r18", 3, "cpu");
+        ExportOptions detr;
+        detr.output = o.output;
+        detr.imgsz = 160;
+        detr.nms = true;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, rtdetr.export_onnx(detr));
+        detr.nms = false;
+        detr.opset = 13;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, rtdetr.export_onnx(detr));
+        detr.opset = 0;
+        detr.imgsz = 96;
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, rtdetr.export_onnx(detr));
         // A family without an exporter says so.
         Model yolox = Model::create("yolox-s", 3, "cpu");
         ExportOptions plain;

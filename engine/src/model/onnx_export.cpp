@@ -92,26 +92,32 @@ ExportResult export_onnx(Model::Impl& m, const ExportOptions& o, const fs::path&
     onnx::Graph g(opset, dtype);
     const onnx::Dim batch = dynamic ? onnx::Dim{std::string("batch")} : onnx::Dim{int64_t{o.batch}};
     const std::string images = g.input("images", dtype, {batch, int64_t{3}, int64_t{imgsz}, int64_t{imgsz}});
-    const std::string raw = network.emit_onnx(g, images, imgsz, imgsz);
-    int64_t anchors = 0;
-    for (int stride : {8, 16, 32}) anchors += static_cast<int64_t>(imgsz / stride) * (imgsz / stride);
-    const std::vector<onnx::Dim> raw_shape{batch, int64_t{4 + network.num_classes()}, anchors};
+    const std::vector<nn::OnnxOutput> outputs = network.emit_onnx(g, images, imgsz, imgsz);
+    auto shape_of = [&](const nn::OnnxOutput& out) {
+        std::vector<onnx::Dim> dims{batch};
+        for (const int64_t size : out.sizes) dims.emplace_back(size);
+        return dims;
+    };
     ExportResult result;
     if (o.nms) {
+        // The raw head output: (1, 4 + nc, anchors), xyxy in input pixels, then the class scores.
+        const nn::OnnxOutput& raw = outputs.front();
         onnx::EmbeddedNms nms;
         nms.classes = network.num_classes();
-        nms.anchors = anchors;
+        nms.anchors = raw.sizes.at(1);
         nms.canvas = imgsz;
         nms.conf = o.conf;
         nms.iou = o.iou;
         nms.max_det = o.max_det;
-        g.output(g.op("Identity", {onnx::embedded_nms(g, raw, nms)}, "output"), torch::kFloat32,
+        g.output(g.op("Identity", {onnx::embedded_nms(g, raw.value, nms)}, "output"), torch::kFloat32,
                  {int64_t{1}, int64_t{o.max_det}, int64_t{6}});
-        g.output(g.op("Identity", {raw}, "raw"), dtype, raw_shape);
+        g.output(g.op("Identity", {raw.value}, "raw"), dtype, shape_of(raw));
         result.outputs = {"output", "raw"};
     } else {
-        g.output(g.op("Identity", {raw}, "output"), dtype, raw_shape);
-        result.outputs = {"output"};
+        for (const nn::OnnxOutput& out : outputs) {
+            g.output(g.op("Identity", {out.value}, out.name), dtype, shape_of(out));
+            result.outputs.push_back(out.name);
+        }
     }
 
     // LibreYOLO's keys and value formats (its exporter's metadata), all strings.

@@ -20,6 +20,8 @@ public:
     ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act, int64_t groups = 1);
     torch::Tensor forward(const torch::Tensor& x);
     void fold_batch_norm() override;
+    bool folded() const { return folded_.has_value(); }  // norm lives in conv's weight and bias
+    Activation activation() const { return act_; }
     torch::nn::Conv2d conv{nullptr};
     torch::nn::BatchNorm2d norm{nullptr};
 

@@ -16,6 +16,8 @@ class MLPImpl : public torch::nn::Module {
 public:
     MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers, HeadActivation act = HeadActivation::ReLU);
     torch::Tensor forward(torch::Tensor x);
+    const std::vector<torch::nn::Linear>& linears() const { return linears_; }
+    HeadActivation activation() const { return act_; }
 
 private:
     torch::nn::ModuleList layers_list{nullptr};

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "graphs/forward_plan.h"
 #include "libreyolo/errors.h"
@@ -13,6 +14,14 @@ class Graph;
 }
 
 namespace libreyolo::nn {
+
+// One output of an exported graph: the value that holds it, LibreYOLO's name for it ("output",
+// "pred_logits", ...) and its sizes after the batch axis.
+struct OnnxOutput {
+    std::string value;
+    std::string name;
+    std::vector<int64_t> sizes;
+};
 
 class DetectorImpl : public torch::nn::Module {
 public:
@@ -27,10 +36,11 @@ public:
         return graphs::single_stage_plan([this](const torch::Tensor& images) { return forward(images); });
     }
     // The network as ONNX nodes (onnx/onnx_graph.h) reading `images`, (B, 3, height, width): returns
-    // the value that holds forward()'s output. Called on the fused copy (BatchNorm folded, branches
-    // merged). Families without an exporter say so.
-    virtual std::string emit_onnx(onnx::Graph& /*graph*/, const std::string& /*images*/, int64_t /*height*/,
-                                  int64_t /*width*/) {
+    // the graph's outputs as LibreYOLO's exporter names them (forward()'s tensor as "output" for the
+    // YOLO families; "pred_logits" and "pred_boxes" for the DETRs). Called on the fused copy
+    // (BatchNorm folded, branches merged). Families without an exporter say so.
+    virtual std::vector<OnnxOutput> emit_onnx(onnx::Graph& /*graph*/, const std::string& /*images*/, int64_t /*height*/,
+                                              int64_t /*width*/) {
         throw NotSupported("ONNX export: this family has no exporter yet");
     }
 };

@@ -22,6 +22,9 @@ public:
     torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& key, const torch::Tensor& value,
                           const torch::Tensor& attn_mask = {});
 
+    std::int64_t num_heads() const { return num_heads_; }
+    bool batch_first() const { return batch_first_; }
+
     bool fused_attn = false;
     torch::Tensor in_proj_weight, in_proj_bias;
     torch::nn::Linear out_proj{nullptr};

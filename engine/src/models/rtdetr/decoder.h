@@ -9,11 +9,16 @@
 #include <torch/torch.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "models/detr_denoising.h"
 #include "models/detr_heads.h"
 #include "nn/multihead_attention.h"
+
+namespace libreyolo::onnx {
+class Graph;
+}
 
 namespace libreyolo::models::rtdetr {
 
@@ -36,6 +41,9 @@ public:
     torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& reference_boxes, const torch::Tensor& value,
                           const std::vector<std::array<int64_t, 2>>& spatial_shapes);
     torch::nn::Linear sampling_offsets{nullptr}, attention_weights{nullptr}, value_proj{nullptr}, output_proj{nullptr};
+    int64_t heads() const { return heads_; }
+    int64_t levels() const { return levels_; }
+    int64_t points() const { return points_; }
 
 private:
     int64_t heads_, levels_, points_;
@@ -81,6 +89,11 @@ public:
     TrainingOutput forward_train(const std::vector<torch::Tensor>& feats, const std::vector<DetrTarget>& targets,
                                  const DenoisingOptions& denoising);
     int64_t num_classes() const { return options_.num_classes; }
+    const DecoderOptions& options() const { return options_; }
+    // The inference forward as ONNX nodes (models/rtdetr/onnx_export.cpp) on the encoder's maps of
+    // height × width images: pred_logits (B, Q, nc) and pred_boxes (B, Q, 4), LibreYOLO's outputs.
+    std::array<std::string, 2> emit_onnx(onnx::Graph& g, const std::vector<std::string>& feats, int64_t height,
+                                         int64_t width);
 
 private:
     struct QuerySelection {

@@ -8,9 +8,14 @@
 #include <torch/torch.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "models/detr_encoder_blocks.h"
+
+namespace libreyolo::onnx {
+class Graph;
+}
 
 namespace libreyolo::models::rtdetr {
 
@@ -29,6 +34,9 @@ public:
     explicit HybridEncoderImpl(const HybridEncoderOptions& options);
     // feats: strides 8, 16, 32 from the backbone. Returns three hidden_dim maps, same strides.
     std::vector<torch::Tensor> forward(const std::vector<torch::Tensor>& feats);
+    // forward() as ONNX nodes on the backbone's maps of height × width images.
+    std::vector<std::string> emit_onnx(onnx::Graph& g, const std::vector<std::string>& feats, int64_t height,
+                                       int64_t width);
 
 private:
     HybridEncoderOptions options_;

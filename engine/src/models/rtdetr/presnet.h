@@ -7,9 +7,14 @@
 #include <torch/torch.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "models/conv_norm_layer.h"
+
+namespace libreyolo::onnx {
+class Graph;
+}
 
 namespace libreyolo::models::rtdetr {
 
@@ -19,6 +24,7 @@ class ResidualBlockImpl : public torch::nn::Module {
 public:
     ResidualBlockImpl(int64_t in, int64_t width, int64_t stride, bool identity_shortcut, bool bottleneck);
     torch::Tensor forward(const torch::Tensor& x);
+    std::string emit_onnx(onnx::Graph& g, const std::string& x, const std::string& name);
 
 private:
     ConvNormLayer branch2a{nullptr}, branch2b{nullptr}, branch2c{nullptr};
@@ -32,6 +38,7 @@ class PResNetImpl : public torch::nn::Module {
 public:
     explicit PResNetImpl(int depth);
     std::vector<torch::Tensor> forward(const torch::Tensor& x);  // strides 8, 16, 32
+    std::vector<std::string> emit_onnx(onnx::Graph& g, const std::string& images);
     const std::array<int64_t, 3>& out_channels() const { return out_channels_; }
 
 private:

@@ -36,6 +36,10 @@ public:
     TrainingOutput forward_train(const torch::Tensor& images, const std::vector<DetrTarget>& targets,
                                  const DenoisingOptions& denoising = {});
     int num_classes() const override { return static_cast<int>(num_classes_); }
+    // LibreYOLO's export: pred_logits (B, Q, nc), the eval layer's class logits, and pred_boxes
+    // (B, Q, 4), cx cy w h in [0, 1].
+    std::vector<nn::OnnxOutput> emit_onnx(onnx::Graph& g, const std::string& images, int64_t height,
+                                          int64_t width) override;
     // The backbone and the encoder as one module (not registered: the state_dict keeps
     // LibreYOLO's keys), the part of training whose shapes do not depend on the ground truth.
     torch::nn::Module& feature_extractor() { return *features_; }

@@ -195,7 +195,7 @@ std::string DDetectImpl::emit_onnx(Graph& g, const std::array<std::string, 3>& f
     return concat(g, {boxes, scores}, 1, "head.output");
 }
 
-std::string YOLO9Impl::emit_onnx(Graph& g, const std::string& images, int64_t height, int64_t width) {
+std::vector<nn::OnnxOutput> YOLO9Impl::emit_onnx(Graph& g, const std::string& images, int64_t height, int64_t width) {
     const BackboneImpl& b = *backbone;
     std::string y = conv(g, *b.conv1, "backbone.conv1", conv(g, *b.conv0, "backbone.conv0", images));
     y = elan_block(g, b.elan1, "backbone.elan1", y);
@@ -215,9 +215,11 @@ std::string YOLO9Impl::emit_onnx(Graph& g, const std::string& images, int64_t he
     const std::string out5 =
         elan_block(g, n.elan_down2.ptr(), "neck.elan_down2",
                    concat(g, {downsample(g, n.down2, "neck.down2", out4), p5}, 1, "neck.cat_down2"));
-    return head->emit_onnx(
-        g, {out3, out4, out5},
-        {std::pair{height / 8, width / 8}, std::pair{height / 16, width / 16}, std::pair{height / 32, width / 32}});
+    const std::array<std::pair<int64_t, int64_t>, 3> sizes{
+        std::pair{height / 8, width / 8}, std::pair{height / 16, width / 16}, std::pair{height / 32, width / 32}};
+    int64_t anchors = 0;
+    for (const auto& [h, w] : sizes) anchors += h * w;
+    return {{head->emit_onnx(g, {out3, out4, out5}, sizes), "output", {4 + head->nc(), anchors}}};
 }
 
 }  // namespace libreyolo::models::yolo9

@@ -86,7 +86,8 @@ public:
     torch::Tensor forward(const torch::Tensor& images) override;
     std::vector<torch::Tensor> forward_raw(const torch::Tensor& images);
     int num_classes() const override { return static_cast<int>(head->nc()); }
-    std::string emit_onnx(onnx::Graph& graph, const std::string& images, int64_t height, int64_t width) override;
+    std::vector<nn::OnnxOutput> emit_onnx(onnx::Graph& graph, const std::string& images, int64_t height,
+                                          int64_t width) override;
     const std::string& size() const { return size_; }
 
     Backbone backbone{nullptr};

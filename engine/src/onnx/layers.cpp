@@ -1,0 +1,100 @@
+#include "onnx/layers.h"
+
+#include <cmath>
+
+#include "libreyolo/errors.h"
+#include "nn/multihead_attention.h"
+
+namespace libreyolo::onnx {
+namespace {
+
+std::vector<int64_t> pair_of(const torch::ExpandingArray<2>& v) {
+    return {(*v)[0], (*v)[1]};
+}
+
+}  // namespace
+
+std::string int64s(Graph& g, const std::string& name, const std::vector<int64_t>& values) {
+    return g.constant(name, torch::tensor(values, torch::kInt64));
+}
+
+std::string conv2d(Graph& g, const torch::nn::Conv2dImpl& conv, const std::string& name, const std::string& x) {
+    const auto& o = conv.options;
+    const auto* padding = std::get_if<torch::ExpandingArray<2>>(&o.padding());
+    if (!padding) throw NotSupported("ONNX export: " + name + " pads by a mode, not by sizes");
+    std::vector<std::string> inputs{x, g.weight(name + ".weight", conv.weight)};
+    if (conv.bias.defined()) inputs.push_back(g.weight(name + ".bias", conv.bias));
+    const std::vector<int64_t> pad = pair_of(*padding);
+    return g.op("Conv", inputs, name,
+                {{"kernel_shape", std::vector<int64_t>{conv.weight.size(2), conv.weight.size(3)}},
+                 {"strides", pair_of(o.stride())},
+                 {"pads", std::vector<int64_t>{pad[0], pad[1], pad[0], pad[1]}},
+                 {"dilations", pair_of(o.dilation())},
+                 {"group", o.groups()}});
+}
+
+std::string batch_norm(Graph& g, const torch::nn::BatchNorm2dImpl& bn, const std::string& name, const std::string& x) {
+    return g.op("BatchNormalization",
+                {x, g.weight(name + ".weight", bn.weight), g.weight(name + ".bias", bn.bias),
+                 g.weight(name + ".running_mean", bn.running_mean), g.weight(name + ".running_var", bn.running_var)},
+                name, {{"epsilon", static_cast<float>(bn.options.eps())}});
+}
+
+std::string linear(Graph& g, const torch::nn::LinearImpl& linear, const std::string& name, const std::string& x) {
+    const std::string y = g.op("MatMul", {x, g.weight(name + ".weight_t", linear.weight.t().contiguous())}, name);
+    return linear.bias.defined() ? g.op("Add", {y, g.weight(name + ".bias", linear.bias)}, name + ".add_bias") : y;
+}
+
+std::string layer_norm(Graph& g, const torch::nn::LayerNormImpl& norm, const std::string& name, const std::string& x) {
+    return g.op("LayerNormalization", {x, g.weight(name + ".weight", norm.weight), g.weight(name + ".bias", norm.bias)},
+                name, {{"axis", int64_t{-1}}, {"epsilon", static_cast<float>(norm.options.eps())}});
+}
+
+std::string gelu(Graph& g, const std::string& x, const std::string& name) {
+    const std::string scaled =
+        g.op("Mul", {x, g.weight(name + ".inv_sqrt2", torch::tensor(float(M_SQRT1_2)))}, name + ".scaled");
+    const std::string one_plus =
+        g.op("Add", {g.op("Erf", {scaled}, name + ".erf"), g.weight(name + ".one", torch::tensor(1.0f))},
+             name + ".one_plus");
+    return g.op("Mul", {g.op("Mul", {x, g.weight(name + ".half", torch::tensor(0.5f))}, name + ".half_x"), one_plus},
+                name);
+}
+
+std::string relu(Graph& g, const std::string& x, const std::string& name) {
+    return g.op("Relu", {x}, name);
+}
+
+std::string multihead_attention(Graph& g, const nn::MultiheadAttentionImpl& attn, const std::string& name,
+                                const std::string& query, const std::string& key, const std::string& value,
+                                int64_t query_length, int64_t key_length) {
+    const int64_t embed = attn.in_proj_weight.size(1), heads = attn.num_heads(), head_dim = embed / heads;
+    const std::vector<torch::Tensor> w = attn.in_proj_weight.chunk(3, 0), b = attn.in_proj_bias.chunk(3, 0);
+    auto project = [&](const std::string& x, int part, const char* what, int64_t length,
+                       const std::vector<int64_t>& perm) {
+        const std::string path = name + "." + what;
+        const std::string y = g.op("Add",
+                                   {g.op("MatMul", {x, g.weight(path + ".weight_t", w[part].t().contiguous())}, path),
+                                    g.weight(path + ".bias", b[part])},
+                                   path + ".add_bias");
+        const std::string split =
+            g.op("Reshape", {y, int64s(g, path + ".shape", {0, length, heads, head_dim})}, path + ".heads");
+        return g.op("Transpose", {split}, path + ".by_head", {{"perm", perm}});
+    };
+    const std::string q = project(query, 0, "q", query_length, {0, 2, 1, 3});  // (B, H, L, d)
+    const std::string k = project(key, 1, "k", key_length, {0, 2, 3, 1});      // (B, H, d, S)
+    const std::string v = project(value, 2, "v", key_length, {0, 2, 1, 3});    // (B, H, S, d)
+    const std::string scaled = g.op(
+        "Mul", {q, g.weight(name + ".scale", torch::tensor(static_cast<float>(std::sqrt(1.0 / double(head_dim)))))},
+        name + ".q_scaled");
+    const std::string weights =
+        g.op("Softmax", {g.op("MatMul", {scaled, k}, name + ".scores")}, name + ".weights", {{"axis", int64_t{-1}}});
+    const std::string heads_out = g.op("MatMul", {weights, v}, name + ".attended");
+    const std::string merged =
+        g.op("Reshape",
+             {g.op("Transpose", {heads_out}, name + ".by_query", {{"perm", std::vector<int64_t>{0, 2, 1, 3}}}),
+              int64s(g, name + ".merged.shape", {0, query_length, embed})},
+             name + ".merged");
+    return linear(g, *attn.out_proj, name + ".out_proj", merged);
+}
+
+}  // namespace libreyolo::onnx

@@ -1,0 +1,37 @@
+#pragma once
+// LibTorch modules as ONNX nodes, from their parameters: the layers that the families' emitters
+// share (convolution, BatchNorm, linear, LayerNorm, multi-head attention in its manual equation,
+// GELU). Values are named after the module's state_dict path.
+#include <torch/torch.h>
+
+#include <string>
+
+#include "onnx/onnx_graph.h"
+
+namespace libreyolo::nn {
+class MultiheadAttentionImpl;
+}
+
+namespace libreyolo::onnx {
+
+// Conv2d with its own weight, bias (if any), stride, padding, dilation and groups.
+std::string conv2d(Graph& g, const torch::nn::Conv2dImpl& conv, const std::string& name, const std::string& x);
+// BatchNorm2d in inference form (running statistics).
+std::string batch_norm(Graph& g, const torch::nn::BatchNorm2dImpl& bn, const std::string& name, const std::string& x);
+// x · Wᵀ + b over the last axis, any leading axes.
+std::string linear(Graph& g, const torch::nn::LinearImpl& linear, const std::string& name, const std::string& x);
+// LayerNormalization over the last axis (opset 17).
+std::string layer_norm(Graph& g, const torch::nn::LayerNormImpl& norm, const std::string& name, const std::string& x);
+// x · ½ (1 + erf(x / √2)): GELU's exact form (torch.nn.functional.gelu's default).
+std::string gelu(Graph& g, const std::string& x, const std::string& name);
+std::string relu(Graph& g, const std::string& x, const std::string& name);
+// Batch-first multi-head attention of query (B, L, E) over key and value (B, S, E), the equation
+// PyTorch's multi_head_attention_forward computes (q scaled by 1/√d, softmax(q kᵀ) v), with L and S
+// known; no mask. Returns (B, L, E).
+std::string multihead_attention(Graph& g, const nn::MultiheadAttentionImpl& attn, const std::string& name,
+                                const std::string& query, const std::string& key, const std::string& value,
+                                int64_t query_length, int64_t key_length);
+// A list of int64 as a constant (shapes, axes, indices).
+std::string int64s(Graph& g, const std::string& name, const std::vector<int64_t>& values);
+
+}  // namespace libreyolo::onnx
