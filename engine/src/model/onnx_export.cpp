@@ -19,9 +19,10 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kStride = 32;
-// The opsets the emitters write valid graphs for (18 moved the reductions' axes to an input).
+// The opsets the emitters write valid graphs for: 18 moved the reductions' axes to an input, and
+// the checker of Debian's ONNX 1.12 knows the opsets up to 17.
 constexpr int kMinOpset = 13, kMaxOpset = 17;
-// ONNX's checker from Debian's libonnx knows the opsets up to this one.
+// The DETRs' LayerNormalization (17) and GridSample (16).
 constexpr int kAttentionOpset = 17;
 
 // Python's json.dumps({"0": name, ...}) as LibreYOLO writes it: ", " and ": " separators, ASCII.

@@ -67,14 +67,6 @@ std::string mlp(onnx::Graph& g, const MLPImpl& mlp, const std::string& name, con
     return y;
 }
 
-std::string upsample2x(onnx::Graph& g, const std::string& x, const std::string& name) {
-    const std::string scales = g.constant(name + ".scales", torch::tensor({1.0f, 1.0f, 2.0f, 2.0f}));
-    return g.op("Resize", {x, "", scales}, name,
-                {{"mode", std::string("nearest")},
-                 {"coordinate_transformation_mode", std::string("asymmetric")},
-                 {"nearest_mode", std::string("floor")}});
-}
-
 std::string inverse_sigmoid(onnx::Graph& g, const std::string& x, const std::string& name, double eps) {
     const std::string clipped =
         g.op("Clip", {x, g.weight(name + ".zero", torch::tensor(0.0f)), g.weight(name + ".one", torch::tensor(1.0f))},

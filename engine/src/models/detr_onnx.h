@@ -19,8 +19,6 @@ std::string transformer_encoder_layer(onnx::Graph& g, const TransformerEncoderLa
                                       const std::string& tokens, const std::string& pos, int64_t length);
 // Linear layers with the MLP's activation between them.
 std::string mlp(onnx::Graph& g, const MLPImpl& mlp, const std::string& name, const std::string& x);
-// Nearest-neighbour 2x, as F::interpolate(scale 2, nearest): source index floor(destination / 2).
-std::string upsample2x(onnx::Graph& g, const std::string& x, const std::string& name);
 // log(x / (1 - x)) with x clipped to [0, 1] and both parts to at least eps (inverse_sigmoid).
 std::string inverse_sigmoid(onnx::Graph& g, const std::string& x, const std::string& name, double eps = 1e-5);
 

@@ -1,5 +1,7 @@
 #include "onnx/embedded_nms.h"
 
+#include "onnx/layers.h"
+
 #include <algorithm>
 #include <vector>
 
@@ -17,13 +19,10 @@ public:
         return g_.op(type, inputs, kPrefix + name, attributes);
     }
     std::string scalar(const std::string& name, float v) { return g_.constant(kPrefix + name, torch::tensor(v)); }
-    std::string ints(const std::string& name, const std::vector<int64_t>& v) {
-        return g_.constant(kPrefix + name, torch::tensor(v, torch::kInt64));
-    }
+    std::string ints(const std::string& name, const std::vector<int64_t>& v) { return int64s(g_, kPrefix + name, v); }
     // Columns [begin, end) of a 2-D value.
     std::string columns(const std::string& x, int64_t begin, int64_t end, const std::string& name) {
-        return op("Slice", {x, ints(name + ".starts", {begin}), ints(name + ".ends", {end}), ints(name + ".axes", {1})},
-                  name);
+        return slice(g_, x, 1, begin, end, kPrefix + name);
     }
     // Column k of a 2-D value, as a 1-D value.
     std::string column(const std::string& x, int64_t k, const std::string& name) {

@@ -18,6 +18,21 @@ std::string int64s(Graph& g, const std::string& name, const std::vector<int64_t>
     return g.constant(name, torch::tensor(values, torch::kInt64));
 }
 
+std::string slice(Graph& g, const std::string& x, int64_t axis, int64_t begin, int64_t end, const std::string& name) {
+    return g.op(
+        "Slice",
+        {x, int64s(g, name + ".starts", {begin}), int64s(g, name + ".ends", {end}), int64s(g, name + ".axes", {axis})},
+        name);
+}
+
+std::string upsample_nearest2x(Graph& g, const std::string& x, const std::string& name) {
+    const std::string scales = g.constant(name + ".scales", torch::tensor({1.0f, 1.0f, 2.0f, 2.0f}));
+    return g.op("Resize", {x, "", scales}, name,
+                {{"mode", std::string("nearest")},
+                 {"coordinate_transformation_mode", std::string("asymmetric")},
+                 {"nearest_mode", std::string("floor")}});
+}
+
 std::string conv2d(Graph& g, const torch::nn::Conv2dImpl& conv, const std::string& name, const std::string& x) {
     const auto& o = conv.options;
     const auto* padding = std::get_if<torch::ExpandingArray<2>>(&o.padding());

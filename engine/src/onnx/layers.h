@@ -31,6 +31,10 @@ std::string relu(Graph& g, const std::string& x, const std::string& name);
 std::string multihead_attention(Graph& g, const nn::MultiheadAttentionImpl& attn, const std::string& name,
                                 const std::string& query, const std::string& key, const std::string& value,
                                 int64_t query_length, int64_t key_length);
+// Elements [begin, end) of x along axis.
+std::string slice(Graph& g, const std::string& x, int64_t axis, int64_t begin, int64_t end, const std::string& name);
+// Nearest-neighbour 2x, as F::interpolate(scale 2, nearest): source index floor(destination / 2).
+std::string upsample_nearest2x(Graph& g, const std::string& x, const std::string& name);
 // A list of int64 as a constant (shapes, axes, indices).
 std::string int64s(Graph& g, const std::string& name, const std::vector<int64_t>& values);
 

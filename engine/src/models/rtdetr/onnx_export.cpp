@@ -14,6 +14,7 @@ namespace libreyolo::models::rtdetr {
 
 using onnx::Graph;
 using onnx::int64s;
+using onnx::slice;
 
 namespace {
 
@@ -30,13 +31,6 @@ std::string projection(Graph& g, const torch::nn::Sequential& p, const std::stri
 std::string to_tokens(Graph& g, const std::string& x, int64_t channels, int64_t cells, const std::string& name) {
     return g.op("Transpose", {g.op("Reshape", {x, int64s(g, name + ".shape", {0, channels, cells})}, name + ".flat")},
                 name, {{"perm", std::vector<int64_t>{0, 2, 1}}});
-}
-
-std::string slice(Graph& g, const std::string& x, int64_t axis, int64_t begin, int64_t end, const std::string& name) {
-    return g.op(
-        "Slice",
-        {x, int64s(g, name + ".starts", {begin}), int64s(g, name + ".ends", {end}), int64s(g, name + ".axes", {axis})},
-        name);
 }
 
 std::string scalar(Graph& g, const std::string& name, double v) {
@@ -106,7 +100,7 @@ std::vector<std::string> HybridEncoderImpl::emit_onnx(Graph& g, const std::vecto
         const std::string high =
             conv_norm_layer(g, *laterals_[k], "encoder.lateral_convs." + std::to_string(k), inner.front());
         inner.front() = high;
-        const std::string up = upsample2x(g, high, "encoder.fpn_up" + std::to_string(k));
+        const std::string up = onnx::upsample_nearest2x(g, high, "encoder.fpn_up" + std::to_string(k));
         const std::string cat =
             g.op("Concat", {up, proj[idx - 1]}, "encoder.fpn_cat" + std::to_string(k), {{"axis", int64_t{1}}});
         inner.insert(inner.begin(), csp_rep_layer(g, *fpns_[k], "encoder.fpn_blocks." + std::to_string(k), cat));

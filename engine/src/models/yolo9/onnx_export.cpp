@@ -5,6 +5,7 @@
 
 #include "libreyolo/errors.h"
 #include "models/yolo9/yolo9.h"
+#include "onnx/layers.h"
 #include "onnx/onnx_graph.h"
 
 namespace libreyolo::models::yolo9 {
@@ -57,10 +58,7 @@ std::string rep_ncsp(Graph& g, const RepNCSPImpl& r, const std::string& name, co
 
 // Channels [begin, end) of x.
 std::string channels(Graph& g, const std::string& x, int64_t begin, int64_t end, const std::string& name) {
-    auto list = [&](const char* what, int64_t v) {
-        return g.constant(name + "." + what, torch::tensor({v}, torch::kInt64));
-    };
-    return g.op("Slice", {x, list("starts", begin), list("ends", end), list("axes", 1)}, name);
+    return onnx::slice(g, x, 1, begin, end, name);
 }
 
 int64_t out_channels(const ConvImpl& c) {
@@ -133,15 +131,6 @@ std::string spp_elan(Graph& g, const SPPELANImpl& s, const std::string& name, co
     return conv(g, *s.cv5, name + ".cv5", g.op("Concat", features, name + ".cat", {{"axis", int64_t{1}}}));
 }
 
-// Nearest-neighbour 2x, as F::interpolate(scale 2, nearest): source index floor(destination / 2).
-std::string upsample2x(Graph& g, const std::string& x, const std::string& name) {
-    const std::string scales = g.constant(name + ".scales", torch::tensor({1.0f, 1.0f, 2.0f, 2.0f}));
-    return g.op("Resize", {x, "", scales}, name,
-                {{"mode", std::string("nearest")},
-                 {"coordinate_transformation_mode", std::string("asymmetric")},
-                 {"nearest_mode", std::string("floor")}});
-}
-
 std::string concat(Graph& g, const std::vector<std::string>& parts, int64_t axis, const std::string& name) {
     return g.op("Concat", parts, name, {{"axis", axis}});
 }
@@ -206,9 +195,10 @@ std::vector<nn::OnnxOutput> YOLO9Impl::emit_onnx(Graph& g, const std::string& im
                  elan_block(g, b.elan4.ptr(), "backbone.elan4", downsample(g, b.down4, "backbone.down4", p4)));
     const NeckImpl& n = *neck;
     const std::string n4 = elan_block(g, n.elan_up1.ptr(), "neck.elan_up1",
-                                      concat(g, {upsample2x(g, p5, "neck.up1"), p4}, 1, "neck.cat_up1"));
-    const std::string out3 = elan_block(g, n.elan_up2.ptr(), "neck.elan_up2",
-                                        concat(g, {upsample2x(g, n4, "neck.up2"), p3}, 1, "neck.cat_up2"));
+                                      concat(g, {onnx::upsample_nearest2x(g, p5, "neck.up1"), p4}, 1, "neck.cat_up1"));
+    const std::string out3 =
+        elan_block(g, n.elan_up2.ptr(), "neck.elan_up2",
+                   concat(g, {onnx::upsample_nearest2x(g, n4, "neck.up2"), p3}, 1, "neck.cat_up2"));
     const std::string out4 =
         elan_block(g, n.elan_down1.ptr(), "neck.elan_down1",
                    concat(g, {downsample(g, n.down1, "neck.down1", out3), n4}, 1, "neck.cat_down1"));
