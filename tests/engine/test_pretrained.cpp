@@ -191,6 +191,14 @@ private Q_SLOTS:
         QVERIFY2(code == 0, qPrintable(err));
         std::tie(code, out, err) = cli({"info", "model=yolo9-t"});
         QVERIFY2(out.contains(dir_.filePath("cli-cache/LibreYOLO9t.pt")), qPrintable(out));
+        // Deploying it: the export reads the cached weights and writes LibreYOLO's file name in
+        // weights/ (issue 25's "libreyolo export model=yolo9-t format=onnx").
+        std::tie(code, out, err) = cli({"export", "model=yolo9-t", "format=onnx"});
+        if (!err.contains("no ONNX support")) {
+            QVERIFY2(code == 0, qPrintable(err));
+            QVERIFY2(out.contains("weights/LibreYOLO9t.onnx"), qPrintable(out));
+            QVERIFY(QFileInfo(QDir::current().filePath("weights/LibreYOLO9t.onnx")).size() > 1000000);
+        }
         std::tie(code, out, err) = cli({"predict", "model=yolo9-x", "device=cpu"});
         QVERIFY2(code != 0 && err.contains("unknown size 'x'"), qPrintable(err));
         QCOMPARE(server.requests(), 1);

@@ -44,8 +44,7 @@ std::string csp_rep_layer(onnx::Graph& g, const CSPRepLayerImpl& layer, const st
 std::string transformer_encoder_layer(onnx::Graph& g, const TransformerEncoderLayerImpl& layer, const std::string& name,
                                       const std::string& tokens, const std::string& pos, int64_t length) {
     const std::string q = g.op("Add", {tokens, pos}, name + ".with_pos");
-    const std::string attended =
-        onnx::multihead_attention(g, *layer.self_attn, name + ".self_attn", q, q, tokens, length, length);
+    const std::string attended = layer.self_attn->emit_onnx(g, name + ".self_attn", q, q, tokens, length, length);
     const std::string x =
         onnx::layer_norm(g, *layer.norm1, name + ".norm1", g.op("Add", {tokens, attended}, name + ".residual1"));
     const std::string ffn =

@@ -9,7 +9,13 @@
 // fused_attn picks; a trace or an export (manual_attention_required()) always takes manual.
 #include <torch/torch.h>
 
+#include <string>
+
 #include "nn/cast_weights_cache.h"
+
+namespace libreyolo::onnx {
+class Graph;
+}
 
 namespace libreyolo::nn {
 
@@ -23,6 +29,11 @@ public:
                           const torch::Tensor& attn_mask = {});
 
     std::int64_t num_heads() const { return num_heads_; }
+    // The forward as ONNX nodes, batch-first, in the manual equation (an export never takes the
+    // fused kernels): query (B, L, E) over key and value (B, S, E), L and S known, no mask.
+    // Returns (B, L, E).
+    std::string emit_onnx(onnx::Graph& g, const std::string& name, const std::string& query, const std::string& key,
+                          const std::string& value, std::int64_t query_length, std::int64_t key_length) const;
     bool batch_first() const { return batch_first_; }
 
     bool fused_attn = false;

@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "libreyolo/errors.h"
-#include "nn/multihead_attention.h"
 
 namespace libreyolo::onnx {
 namespace {
@@ -77,39 +76,6 @@ std::string gelu(Graph& g, const std::string& x, const std::string& name) {
 
 std::string relu(Graph& g, const std::string& x, const std::string& name) {
     return g.op("Relu", {x}, name);
-}
-
-std::string multihead_attention(Graph& g, const nn::MultiheadAttentionImpl& attn, const std::string& name,
-                                const std::string& query, const std::string& key, const std::string& value,
-                                int64_t query_length, int64_t key_length) {
-    const int64_t embed = attn.in_proj_weight.size(1), heads = attn.num_heads(), head_dim = embed / heads;
-    const std::vector<torch::Tensor> w = attn.in_proj_weight.chunk(3, 0), b = attn.in_proj_bias.chunk(3, 0);
-    auto project = [&](const std::string& x, int part, const char* what, int64_t length,
-                       const std::vector<int64_t>& perm) {
-        const std::string path = name + "." + what;
-        const std::string y = g.op("Add",
-                                   {g.op("MatMul", {x, g.weight(path + ".weight_t", w[part].t().contiguous())}, path),
-                                    g.weight(path + ".bias", b[part])},
-                                   path + ".add_bias");
-        const std::string split =
-            g.op("Reshape", {y, int64s(g, path + ".shape", {0, length, heads, head_dim})}, path + ".heads");
-        return g.op("Transpose", {split}, path + ".by_head", {{"perm", perm}});
-    };
-    const std::string q = project(query, 0, "q", query_length, {0, 2, 1, 3});  // (B, H, L, d)
-    const std::string k = project(key, 1, "k", key_length, {0, 2, 3, 1});      // (B, H, d, S)
-    const std::string v = project(value, 2, "v", key_length, {0, 2, 1, 3});    // (B, H, S, d)
-    const std::string scaled = g.op(
-        "Mul", {q, g.weight(name + ".scale", torch::tensor(static_cast<float>(std::sqrt(1.0 / double(head_dim)))))},
-        name + ".q_scaled");
-    const std::string weights =
-        g.op("Softmax", {g.op("MatMul", {scaled, k}, name + ".scores")}, name + ".weights", {{"axis", int64_t{-1}}});
-    const std::string heads_out = g.op("MatMul", {weights, v}, name + ".attended");
-    const std::string merged =
-        g.op("Reshape",
-             {g.op("Transpose", {heads_out}, name + ".by_query", {{"perm", std::vector<int64_t>{0, 2, 1, 3}}}),
-              int64s(g, name + ".merged.shape", {0, query_length, embed})},
-             name + ".merged");
-    return linear(g, *attn.out_proj, name + ".out_proj", merged);
 }
 
 }  // namespace libreyolo::onnx

@@ -1,16 +1,12 @@
 #pragma once
 // LibTorch modules as ONNX nodes, from their parameters: the layers that the families' emitters
-// share (convolution, BatchNorm, linear, LayerNorm, multi-head attention in its manual equation,
-// GELU). Values are named after the module's state_dict path.
+// share (convolution, BatchNorm, linear, LayerNorm, GELU, slicing, nearest upsampling). Values are
+// named after the module's state_dict path. nn::MultiheadAttention writes its own.
 #include <torch/torch.h>
 
 #include <string>
 
 #include "onnx/onnx_graph.h"
-
-namespace libreyolo::nn {
-class MultiheadAttentionImpl;
-}
 
 namespace libreyolo::onnx {
 
@@ -25,12 +21,6 @@ std::string layer_norm(Graph& g, const torch::nn::LayerNormImpl& norm, const std
 // x · ½ (1 + erf(x / √2)): GELU's exact form (torch.nn.functional.gelu's default).
 std::string gelu(Graph& g, const std::string& x, const std::string& name);
 std::string relu(Graph& g, const std::string& x, const std::string& name);
-// Batch-first multi-head attention of query (B, L, E) over key and value (B, S, E), the equation
-// PyTorch's multi_head_attention_forward computes (q scaled by 1/√d, softmax(q kᵀ) v), with L and S
-// known; no mask. Returns (B, L, E).
-std::string multihead_attention(Graph& g, const nn::MultiheadAttentionImpl& attn, const std::string& name,
-                                const std::string& query, const std::string& key, const std::string& value,
-                                int64_t query_length, int64_t key_length);
 // Elements [begin, end) of x along axis.
 std::string slice(Graph& g, const std::string& x, int64_t axis, int64_t begin, int64_t end, const std::string& name);
 // Nearest-neighbour 2x, as F::interpolate(scale 2, nearest): source index floor(destination / 2).

@@ -211,11 +211,10 @@ std::string decoder_layer(Graph& g, const TransformerDecoderLayerImpl& layer, co
                           const std::string& tgt_in, const std::string& reference, const std::string& memory,
                           const std::vector<std::array<int64_t, 2>>& shapes, const std::string& pos, int64_t queries) {
     const std::string q = g.op("Add", {tgt_in, pos}, name + ".with_pos");
-    std::string tgt = onnx::layer_norm(g, *layer.norm1, name + ".norm1",
-                                       g.op("Add",
-                                            {tgt_in, onnx::multihead_attention(g, *layer.self_attn, name + ".self_attn",
-                                                                               q, q, tgt_in, queries, queries)},
-                                            name + ".residual1"));
+    std::string tgt = onnx::layer_norm(
+        g, *layer.norm1, name + ".norm1",
+        g.op("Add", {tgt_in, layer.self_attn->emit_onnx(g, name + ".self_attn", q, q, tgt_in, queries, queries)},
+             name + ".residual1"));
     const std::string cross_query = g.op("Add", {tgt, pos}, name + ".cross_query");
     tgt = onnx::layer_norm(g, *layer.norm2, name + ".norm2",
                            g.op("Add",
