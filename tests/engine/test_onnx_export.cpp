@@ -106,6 +106,15 @@ std::vector<unsigned char> square_shapes_image(const QTemporaryDir& dir, int siz
     return canvas;
 }
 
+// size x size RGB rows as the network's input: (1, 3, size, size), in [0, 1].
+torch::Tensor network_input(const std::vector<unsigned char>& pixels, int size) {
+    return torch::from_blob(const_cast<unsigned char*>(pixels.data()), {1, size, size, 3}, torch::kUInt8)
+        .permute({0, 3, 1, 2})
+        .to(torch::kFloat32)
+        .div(255.0)
+        .contiguous();
+}
+
 }  // namespace
 
 class TestOnnxExport : public QObject {
@@ -233,12 +242,7 @@ private Q_SLOTS:
         po.imgsz = size;
         const std::vector<Detection> want = model.predict({view}, po).at(0).boxes;
         QVERIFY(!want.empty());
-        const torch::Tensor images =
-            torch::from_blob(const_cast<unsigned char*>(pixels.data()), {1, size, size, 3}, torch::kUInt8)
-                .permute({0, 3, 1, 2})
-                .to(torch::kFloat32)
-                .div(255.0)
-                .contiguous();
+        const torch::Tensor images = network_input(pixels, size);
         const auto outputs = run_onnx_runtime_outputs(r.path, images, dir_);
         if (outputs.empty()) QSKIP("the venv Python lacks onnxruntime (run scripts/setup.sh)");
         torch::InferenceMode guard;
@@ -426,11 +430,7 @@ private Q_SLOTS:
         torch::manual_seed(7);
         torch::Tensor images = torch::rand({1, 3, 160, 160});
         if (weights.endsWith(".pt")) {
-            const std::vector<unsigned char> pixels = square_shapes_image(dir_, 160);
-            images = torch::from_blob(const_cast<unsigned char*>(pixels.data()), {1, 160, 160, 3}, torch::kUInt8)
-                         .permute({0, 3, 1, 2})
-                         .to(torch::kFloat32)
-                         .div(255.0);
+            images = network_input(square_shapes_image(dir_, 160), 160);
         }
         // A second image would need its own margin at the 300th query (below), so the batch repeats
         // the image.
