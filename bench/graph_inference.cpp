@@ -2,6 +2,7 @@
 //  - forward latency per size, batch and dtype (CUDA events around each call, median of `replays`
 //    calls after `warmup`), capture time and the memory the capture added; the same for the fused
 //    inference copy (PredictOptions::fuse: BatchNorm folded, NHWC, conv_bias_act), eager and graphed,
+//    its graph also captured with its independent branches on one stream (graphs/concurrent_branches.h),
 //    and the kernels one replay of each graph launches;
 //  - end-to-end predict latency per image (letterbox + forward + NMS + scaling, from an in-memory
 //    image; wall clock, median) with cuda_graph off and on, fuse off and on, the fused path with
@@ -22,6 +23,7 @@
 
 #include "bench_common.h"
 #include "gpu_timing.h"
+#include "graphs/concurrent_branches.h"
 #include "libreyolo/model.h"
 #include "libreyolo/version.h"
 #include "model/model_impl.h"
@@ -76,19 +78,24 @@ int main(int argc, char** argv) {
                     int fused_kernels = 0;
                     for (const libreyolo::GraphInfo& info : model.graph_info())
                         if (info.fused) fused_kernels = info.kernels;
+                    model.release_graphs();
+                    libreyolo::graphs::set_concurrent_branches(false);
+                    const double one_stream_ms =
+                        median_gpu_ms([&] { impl.forward(x, libreyolo::GraphMode::On, true); }, warmup, replays);
+                    libreyolo::graphs::set_concurrent_branches(true);
                     std::printf(
                         json
                             ? "{\"kind\": \"forward\", \"model\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, \"imgsz\": "
                               "%d, "
                               "\"eager_ms\": %.4f, \"graph_ms\": %.4f, \"capture_ms\": %.1f, \"pool_mib\": %.1f, "
                               "\"fused_first_ms\": %.1f, \"fused_eager_ms\": %.4f, \"fused_graph_ms\": %.4f, "
-                              "\"kernels\": %d, \"fused_kernels\": %d}\n"
+                              "\"fused_graph_one_stream_ms\": %.4f, \"kernels\": %d, \"fused_kernels\": %d}\n"
                             : "%s %s batch %d imgsz %d: eager %.3f ms, graph %.3f ms, capture %.1f ms, pool %.1f "
-                              "MiB; fused: first call %.1f ms, eager %.3f ms, graph %.3f ms; kernels per replay %d, "
-                              "fused %d\n",
+                              "MiB; fused: first call %.1f ms, eager %.3f ms, graph %.3f ms (one stream %.3f ms); "
+                              "kernels per replay %d, fused %d\n",
                         name.c_str(), dtype.c_str(), batch, imgsz, eager_ms, graph_ms, g.capture_ms,
-                        g.pool_bytes / 1048576.0, fused_first_ms, fused_eager_ms, fused_graph_ms, g.kernels,
-                        fused_kernels);
+                        g.pool_bytes / 1048576.0, fused_first_ms, fused_eager_ms, fused_graph_ms, one_stream_ms,
+                        g.kernels, fused_kernels);
                     std::fflush(stdout);
                     model.release_graphs();
                 }

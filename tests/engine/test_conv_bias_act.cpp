@@ -147,6 +147,32 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InvalidArgument, kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, wrong));
     }
 
+    // A residual block's addition (RepNBottleneck: x + cv2(cv1(x))) after the activation: oneDNN's
+    // result plus the residual equals the reference's, which adds in the eager block's order; with
+    // out the sum lands in the slice. A residual of another shape is refused.
+    void theResidualIsAddedAfterTheActivation() {
+        torch::manual_seed(6);
+        const ConvGeometry g = geometry({8, 8, 3, 1, 1, 16});
+        const torch::Tensor x = torch::randn({2, 8, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        const torch::Tensor w = torch::randn({8, 8, 3, 3}).contiguous(torch::MemoryFormat::ChannelsLast) * 0.2;
+        const torch::Tensor b = torch::randn({8});
+        const torch::Tensor residual = torch::randn({2, 8, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        torch::InferenceMode guard;
+        const torch::Tensor plain = kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU);
+        const torch::Tensor want = kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::SiLU, {}, residual);
+        QVERIFY(torch::equal(want, residual + plain));
+        const torch::Tensor got = kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, {}, residual);
+        QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("onednn"));
+        QVERIFY(relative_gap(want, got) <= 1e-5f);
+        const torch::Tensor buffer = torch::zeros({2, 12, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, buffer.slice(1, 2, 10), residual);
+        QVERIFY(relative_gap(want, buffer.slice(1, 2, 10)) <= 1e-5f);
+        QVERIFY(buffer.slice(1, 0, 2).eq(0).all().item<bool>() && buffer.slice(1, 10, 12).eq(0).all().item<bool>());
+        const torch::Tensor wrong = torch::zeros({2, 8, 8, 8});
+        QVERIFY(!kernels::onednn_conv_bias_act_accepts(x, w, b, g, ConvActivation::SiLU, {}, wrong));
+        QVERIFY_THROWS_EXCEPTION(InvalidArgument, kernels::conv_bias_act(x, w, b, g, ConvActivation::SiLU, {}, wrong));
+    }
+
     // cuDNN's timed engine choices persist across processes in a small text file: lines that do not
     // parse are ignored, a new choice is added and the file rewritten with every line.
     void fusedEngineChoicesPersist() {

@@ -5,6 +5,7 @@
 #include "support/gated_detector.h"
 #include "support/test_helpers.h"
 
+#include "graphs/concurrent_branches.h"
 #include "graphs/graph_key.h"
 #include "graphs/graph_runner.h"
 #include "graphs/lru_cache.h"
@@ -156,6 +157,28 @@ private Q_SLOTS:
                                                }}};
         const std::string error = testing::error_of([&] { graphs::run_eagerly(two_outputs, torch::zeros({1})); });
         QVERIFY2(error.find("2 tensors") != std::string::npos, error.c_str());
+    }
+
+    // The fused copy's independent branches: on the CPU one after another, in the order given, each
+    // result returned in its place (an undefined tensor for a branch that wrote into a buffer).
+    void independentBranchesRunInOrderOnTheCpu() {
+        std::vector<int> order;
+        const torch::Tensor buffer = torch::zeros({2});
+        const std::vector<torch::Tensor> results =
+            graphs::run_concurrently(torch::kCPU, {[&] {
+                                                       order.push_back(0);
+                                                       buffer[0] = 1;
+                                                       return torch::Tensor();
+                                                   },
+                                                   [&] {
+                                                       order.push_back(1);
+                                                       return torch::full({1}, 7.0);
+                                                   }});
+        QCOMPARE(order, (std::vector<int>{0, 1}));
+        QCOMPARE(results.size(), std::size_t(2));
+        QVERIFY(!results[0].defined());
+        QCOMPARE(results[1].item<double>(), 7.0);
+        QCOMPARE(buffer[0].item<double>(), 1.0);
     }
 };
 

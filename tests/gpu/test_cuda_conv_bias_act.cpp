@@ -154,9 +154,51 @@ private Q_SLOTS:
         kernels::conv_bias_act(channels_last(x.to(torch::kFloat32)), channels_last(w.to(torch::kFloat32)),
                                b.to(torch::kFloat32), geometry(3, 1), ConvActivation::SiLU);
         QCOMPARE(QString::fromStdString(active()), QString("portable"));
-        const torch::Tensor grouped = channels_last(torch::randn({16, 4, 3, 3}, half));
-        kernels::conv_bias_act(channels_last(x), grouped, b, geometry(3, 1, 4), ConvActivation::SiLU);
-        QCOMPARE(QString::fromStdString(active()), QString("portable"));
+    }
+
+    // YOLOv9's box towers use a grouped 3x3 (4 groups) and a grouped 1x1: whichever route takes them
+    // (the fusion where cuDNN has a fused engine for grouped convolutions, else the reference), the
+    // result is the reference's.
+    void aGroupedConvolutionGivesTheReferenceOutputs() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        torch::manual_seed(8);
+        for (const int64_t kernel : {3, 1}) {
+            const torch::Tensor x = channels_last(torch::randn({1, 64, 40, 40}, half));
+            const torch::Tensor w = channels_last(torch::randn({64, 16, kernel, kernel}, half) / (16 * kernel));
+            const torch::Tensor b = torch::randn({64}, half);
+            torch::InferenceMode guard;
+            const torch::Tensor y = kernels::conv_bias_act(x, w, b, geometry(kernel, 1, 4), ConvActivation::SiLU);
+            qInfo("grouped %dx%d: %s", int(kernel), int(kernel), active().c_str());
+            const torch::Tensor want =
+                kernels::conv_bias_act_reference(x.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32),
+                                                 geometry(kernel, 1, 4), ConvActivation::SiLU);
+            const float gap = ((y.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+            QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+        }
+    }
+
+    // RepNBottleneck's x + cv2(cv1(x)): the residual is read by the fused kernel itself, and the sum
+    // can be stored into a channel slice (the last bottleneck writes its block's concatenation).
+    void theFusionAddsTheResidual() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        torch::manual_seed(9);
+        const torch::Tensor x = channels_last(torch::randn({2, 32, 40, 40}, half));
+        const torch::Tensor w = channels_last(torch::randn({32, 32, 3, 3}, half) / 96), b = torch::randn({32}, half);
+        const torch::Tensor residual = channels_last(torch::randn({2, 32, 40, 40}, half));
+        torch::InferenceMode guard;
+        const torch::Tensor want =
+            kernels::conv_bias_act_reference(x.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32),
+                                             geometry(3, 1), ConvActivation::SiLU, {}, residual.to(torch::kFloat32));
+        const torch::Tensor y = kernels::conv_bias_act(x, w, b, geometry(3, 1), ConvActivation::SiLU, {}, residual);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        float gap = ((y.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+        const torch::Tensor buffer = channels_last(torch::zeros({2, 64, 40, 40}, half));
+        kernels::conv_bias_act(x, w, b, geometry(3, 1), ConvActivation::SiLU, buffer.slice(1, 0, 32), residual);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        gap = ((buffer.slice(1, 0, 32).to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+        QVERIFY(buffer.slice(1, 32, 64).eq(0).all().item<bool>());
     }
 
     // The fused float16 copy of YOLOv9-t (NHWC) runs its blocks through the fusion and keeps the eager

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "graphs/concurrent_branches.h"
 #include "graphs/graph_key.h"
 #include "kernels/letterbox_slot.h"
 #include "libreyolo/device.h"
@@ -161,6 +162,27 @@ private Q_SLOTS:
                     QVERIFY2(gap <= 1e-4f, qPrintable(QString("%1: %2").arg(name).arg(gap)));
                 }
             }
+    }
+
+    // The fused copy's independent branches (YOLOv9's towers, RepNCSP's shortcut, ADown's halves) on
+    // side streams compute exactly what they compute one after another on one stream, eager and
+    // replayed; the graph captured with the side streams is one graph with the same kernels.
+    void concurrentBranchesChangeNoBit() {
+        for (const char* name : {"yolo9-t", "yolo9-c"}) {
+            Model model = Model::create(name, 80, "cuda");
+            model.set_dtype("float16");
+            model.fuse();
+            const torch::Tensor x = shapes_batch(2, 320).cuda().to(model.impl().dtype);
+            torch::InferenceMode guard;
+            graphs::set_concurrent_branches(false);
+            const torch::Tensor one_stream = model.impl().forward(x, GraphMode::Off, true);
+            graphs::set_concurrent_branches(true);
+            QVERIFY(torch::equal(model.impl().forward(x, GraphMode::Off, true), one_stream));
+            for (int i = 0; i < 3; ++i) QVERIFY(torch::equal(model.impl().forward(x, GraphMode::On, true), one_stream));
+            const auto info = model.graph_info();
+            QCOMPARE(info.size(), std::size_t(1));
+            QVERIFY(info[0].fused && info[0].kernels > 0);
+        }
     }
 
     // The fused path from 8-bit pixels (fuse=true predict on a GPU): the letterbox recorded with the

@@ -46,6 +46,19 @@ bool out_fits(const torch::Tensor& out, const torch::Tensor& x, const torch::Ten
                               out.sizes().vec() == conv_output_shape(x, weight, g));
 }
 
+bool residual_fits(const torch::Tensor& residual, const torch::Tensor& x, const torch::Tensor& weight,
+                   const ConvGeometry& g) {
+    return !residual.defined() || (residual.scalar_type() == x.scalar_type() && residual.device() == x.device() &&
+                                   residual.sizes().vec() == conv_output_shape(x, weight, g));
+}
+
+torch::Tensor add_residual(const torch::Tensor& y, const torch::Tensor& residual) {
+    if (!residual.defined()) return y;
+    if (residual.sizes() != y.sizes() || residual.scalar_type() != y.scalar_type() || residual.device() != y.device())
+        throw InvalidArgument("conv_bias_act: residual must have the result's shape, dtype and device");
+    return residual + y;  // RepNBottleneck's x + cv2(cv1(x))
+}
+
 torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y) {
     if (!out.defined()) return y;
     if (out.sizes() != y.sizes() || out.scalar_type() != y.scalar_type() || out.device() != y.device())
@@ -55,14 +68,17 @@ torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y) {
 }
 
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
-    return write_into(out,
-                      activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation));
+                                      const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                      const torch::Tensor& residual) {
+    const torch::Tensor y =
+        activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation);
+    return write_into(out, add_residual(y, residual));
 }
 
 torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                            const ConvGeometry& geometry, ConvActivation activation, const torch::Tensor& out) {
-    return conv_bias_act_slot()(x, weight, bias, geometry, activation, out);
+                            const ConvGeometry& geometry, ConvActivation activation, const torch::Tensor& out,
+                            const torch::Tensor& residual) {
+    return conv_bias_act_slot()(x, weight, bias, geometry, activation, out, residual);
 }
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot() {
@@ -70,7 +86,7 @@ Slot<ConvBiasActSignature>& conv_bias_act_slot() {
         static Slot<ConvBiasActSignature> s(
             "conv_bias_act",
             "convolution + bias + activation (none, relu, silu), inference: (x, weight, bias, geometry, "
-            "activation, out) -> y (written into out when given)",
+            "activation, out, residual) -> act(conv + bias) + residual (written into out when given)",
             &conv_bias_act_reference);
         if (const std::string missing = onednn_conv_bias_act_missing(); missing.empty())
             s.register_impl("onednn", kOneDnnProvider, &onednn_conv_bias_act, &onednn_conv_bias_act_accepts);

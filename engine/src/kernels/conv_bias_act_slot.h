@@ -7,7 +7,8 @@
 // (kernels/cudnn_conv_bias_act.h). Inference only: no implementation has a backward. With an `out`
 // tensor the result is written into it (a channel slice of a concatenation's buffer, so that the
 // producers of a concatenation write its parts in place); cuDNN writes there directly, the others
-// copy.
+// copy. With a `residual` tensor (the output's shape) the result is act(conv(x) + bias) + residual:
+// a residual block's addition, in cuDNN's kernel as one more step of the fused epilogue.
 #include <torch/torch.h>
 
 #include <vector>
@@ -41,20 +42,31 @@ bool out_fits(const torch::Tensor& out, const torch::Tensor& x, const torch::Ten
 // y itself when out is undefined; else y copied into out, which is returned.
 torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y);
 
-// out: undefined (a new tensor), or a tensor of the result's shape and dtype to write it into.
+// residual is undefined, or has the result's shape and x's dtype and device.
+bool residual_fits(const torch::Tensor& residual, const torch::Tensor& x, const torch::Tensor& weight,
+                   const ConvGeometry& geometry);
+
+// y + residual (y itself when residual is undefined), in the order the eager residual blocks add.
+torch::Tensor add_residual(const torch::Tensor& y, const torch::Tensor& residual);
+
+// out: undefined (a new tensor), or a tensor of the result's shape and dtype to write it into;
+// residual: undefined, or a tensor of the result's shape added after the activation.
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                       const ConvGeometry& geometry, ConvActivation activation,
-                                      const torch::Tensor& out = torch::Tensor());
+                                      const torch::Tensor& out = torch::Tensor(),
+                                      const torch::Tensor& residual = torch::Tensor());
 
 using ConvBiasActSignature = torch::Tensor(const torch::Tensor& x, const torch::Tensor& weight,
                                            const torch::Tensor& bias, const ConvGeometry& geometry,
-                                           ConvActivation activation, const torch::Tensor& out);
+                                           ConvActivation activation, const torch::Tensor& out,
+                                           const torch::Tensor& residual);
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot();
 
-// The slot's call; out as above.
+// The slot's call; out and residual as above.
 torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                             const ConvGeometry& geometry, ConvActivation activation,
-                            const torch::Tensor& out = torch::Tensor());
+                            const torch::Tensor& out = torch::Tensor(),
+                            const torch::Tensor& residual = torch::Tensor());
 
 }  // namespace libreyolo::kernels

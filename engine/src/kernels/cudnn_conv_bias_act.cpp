@@ -30,17 +30,17 @@ using Attributes = std::shared_ptr<fe::graph::Tensor_attributes>;
 // One compiled operation graph: the fused engine for one shape, dtype and geometry.
 struct FusedConvolution {
     fe::graph::Graph graph;
-    Attributes x, weight, bias, y;
+    Attributes x, weight, bias, residual, y;
     std::vector<int64_t> y_shape;
     int64_t workspace_bytes = 0;
     int64_t engine = -1;  // the plan index to run; -1: the frontend's own candidate
 };
 
 // Device, dtype, x's sizes and strides, the weight's sizes, stride, padding, dilation, activation,
-// bias, y's strides.
-using PlanKey =
-    std::tuple<c10::DeviceIndex, c10::ScalarType, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>,
-               std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, int, bool, std::vector<int64_t>>;
+// bias, y's strides, the residual's strides (empty: none).
+using PlanKey = std::tuple<c10::DeviceIndex, c10::ScalarType, std::vector<int64_t>, std::vector<int64_t>,
+                           std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, int,
+                           bool, std::vector<int64_t>, std::vector<int64_t>>;
 
 // A shape cuDNN cannot fuse is cached as null, so that it is asked once.
 std::mutex plans_mutex;
@@ -96,6 +96,7 @@ std::string choice_key(const torch::Tensor& x, const PlanKey& key, int candidate
     add("padding", std::get<6>(key));
     add("dilation", std::get<7>(key));
     add("y-strides", std::get<10>(key));
+    if (!std::get<11>(key).empty()) add("residual-strides", std::get<11>(key));
     return text + " act " + std::to_string(std::get<8>(key)) + (std::get<9>(key) ? " bias" : "");
 }
 
@@ -103,7 +104,7 @@ std::string choice_key(const torch::Tensor& x, const PlanKey& key, int candidate
 // tensors (cuDNN's own timing: CUDA events, best of repeated runs). The index of the engine to
 // run, or -1 when none builds.
 int64_t build_fastest_plan(FusedConvolution& plan, cudnnHandle_t handle, const torch::Tensor& x,
-                           const torch::Tensor& weight, const torch::Tensor& bias,
+                           const torch::Tensor& weight, const torch::Tensor& bias, const torch::Tensor& residual,
                            const std::vector<int64_t>& y_strides, int candidates) {
     fe::graph::Graph& graph = plan.graph;
     int built = 0;
@@ -119,6 +120,7 @@ int64_t build_fastest_plan(FusedConvolution& plan, cudnnHandle_t handle, const t
     std::unordered_map<Attributes, void*> pointers{
         {plan.x, x.data_ptr()}, {plan.weight, weight.data_ptr()}, {plan.y, y.data_ptr()}};
     if (plan.bias) pointers.emplace(plan.bias, bias.data_ptr());
+    if (plan.residual) pointers.emplace(plan.residual, residual.data_ptr());
     // autotune reorders the plans fastest first.
     return graph.autotune(handle, pointers, workspace.data_ptr()).is_good() ? 0 : -1;
 }
@@ -126,8 +128,8 @@ int64_t build_fastest_plan(FusedConvolution& plan, cudnnHandle_t handle, const t
 // The engine remembered for this shape when cuDNN still offers and builds it; else the fastest of
 // the first `candidates`, remembered. -1 when none builds.
 int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch::Tensor& x, const torch::Tensor& weight,
-                      const torch::Tensor& bias, const std::vector<int64_t>& y_strides, int candidates,
-                      const std::string& key) {
+                      const torch::Tensor& bias, const torch::Tensor& residual, const std::vector<int64_t>& y_strides,
+                      int candidates, const std::string& key) {
     fe::graph::Graph& graph = plan.graph;
     if (const std::optional<std::string> remembered = remembered_fused_engine(key)) {
         const int64_t offered = graph.get_execution_plan_count();
@@ -145,7 +147,7 @@ int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch:
                      " fused engines for each new convolution shape (once per GPU and shape, remembered in " +
                      fused_engine_choices_file().string() + "); this first call takes longer");
     });
-    const int64_t engine = build_fastest_plan(plan, handle, x, weight, bias, y_strides, candidates);
+    const int64_t engine = build_fastest_plan(plan, handle, x, weight, bias, residual, y_strides, candidates);
     if (std::string name; engine >= 0 && graph.get_plan_name_at_index(engine, name).is_good())
         remember_fused_engine(key, name);
     return engine;
@@ -153,8 +155,8 @@ int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch:
 
 // Null when cuDNN has no engine for this graph on this device.
 std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torch::Tensor& weight,
-                                              const torch::Tensor& bias, const ConvGeometry& g,
-                                              ConvActivation activation, const PlanKey& key) {
+                                              const torch::Tensor& bias, const torch::Tensor& residual,
+                                              const ConvGeometry& g, ConvActivation activation, const PlanKey& key) {
     const std::vector<int64_t>& y_strides = std::get<10>(key);
     const bool has_bias = bias.defined();
     auto plan = std::make_shared<FusedConvolution>();
@@ -188,6 +190,14 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
         y = graph.pointwise(y,
                             fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD));
     plan->y_shape = conv_output_shape(x, weight, g);
+    if (residual.defined()) {
+        plan->residual = graph.tensor(fe::graph::Tensor_attributes()
+                                          .set_name("residual")
+                                          .set_dim(plan->y_shape)
+                                          .set_stride(residual.strides().vec()));
+        y = graph.pointwise(plan->residual, y,
+                            fe::graph::Pointwise_attributes().set_name("residual").set_mode(fe::PointwiseMode_t::ADD));
+    }
     y->set_output(true).set_data_type(data_type(x.scalar_type())).set_dim(plan->y_shape).set_stride(y_strides);
     plan->y = y;
 
@@ -202,7 +212,8 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
             return nullptr;
         return plan;
     }
-    plan->engine = choose_engine(*plan, handle, x, weight, bias, y_strides, candidates, choice_key(x, key, candidates));
+    plan->engine =
+        choose_engine(*plan, handle, x, weight, bias, residual, y_strides, candidates, choice_key(x, key, candidates));
     if (plan->engine < 0 || !graph.get_workspace_size_plan_at_index(plan->engine, plan->workspace_bytes).is_good())
         return nullptr;
     return plan;
@@ -210,18 +221,28 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
 
 std::shared_ptr<const FusedConvolution> plan_for(const torch::Tensor& x, const torch::Tensor& weight,
                                                  const torch::Tensor& bias, const ConvGeometry& g,
-                                                 ConvActivation activation, const torch::Tensor& out, bool may_build) {
+                                                 ConvActivation activation, const torch::Tensor& out,
+                                                 const torch::Tensor& residual, bool may_build) {
     const std::vector<int64_t> y_strides =
         out.defined() ? out.strides().vec() : channels_last_strides(conv_output_shape(x, weight, g));
-    const PlanKey key{x.device().index(),           x.scalar_type(), x.sizes().vec(), x.strides().vec(),
-                      weight.sizes().vec(),         g.stride,        g.padding,       g.dilation,
-                      static_cast<int>(activation), bias.defined(),  y_strides};
+    const PlanKey key{x.device().index(),
+                      x.scalar_type(),
+                      x.sizes().vec(),
+                      x.strides().vec(),
+                      weight.sizes().vec(),
+                      g.stride,
+                      g.padding,
+                      g.dilation,
+                      static_cast<int>(activation),
+                      bias.defined(),
+                      y_strides,
+                      residual.defined() ? residual.strides().vec() : std::vector<int64_t>{}};
     const std::lock_guard lock(plans_mutex);
     auto& cache = plans();
     if (const auto found = cache.find(key); found != cache.end()) return found->second;
     if (!may_build) return nullptr;
     const c10::cuda::CUDAGuard device(x.device().index());
-    return cache[key] = build(x, weight, bias, g, activation, key);
+    return cache[key] = build(x, weight, bias, residual, g, activation, key);
 }
 
 // Channels innermost and each row of pixels packed: a channels-last tensor, or a channel slice of
@@ -247,21 +268,26 @@ std::string cudnn_conv_bias_act_missing() {
 }
 
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                 const ConvGeometry& g, const ConvActivation& activation, const torch::Tensor& out) {
+                                 const ConvGeometry& g, const ConvActivation& activation, const torch::Tensor& out,
+                                 const torch::Tensor& residual) {
     const auto dtype = x.scalar_type();
-    if (!x.is_cuda() || x.dim() != 4 || g.groups != 1 || (dtype != torch::kFloat16 && dtype != torch::kBFloat16))
+    if (!x.is_cuda() || x.dim() != 4 || g.groups < 1 || x.size(1) != weight.size(1) * g.groups ||
+        (dtype != torch::kFloat16 && dtype != torch::kBFloat16))
         return false;
     if (weight.scalar_type() != dtype || (bias.defined() && (bias.scalar_type() != dtype || !bias.is_contiguous())))
         return false;
     if (!channels_last_rows(x) || !weight.is_contiguous(torch::MemoryFormat::ChannelsLast)) return false;
     if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad())) return false;
     if (!out_fits(out, x, weight, g) || (out.defined() && !channels_last_rows(out))) return false;
-    return plan_for(x, weight, bias, g, activation, out, !capturing()) != nullptr;
+    if (!residual_fits(residual, x, weight, g) || (residual.defined() && !channels_last_rows(residual))) return false;
+    return plan_for(x, weight, bias, g, activation, out, residual, !capturing()) != nullptr;
 }
 
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
-    const std::shared_ptr<const FusedConvolution> plan = plan_for(x, weight, bias, g, activation, out, !capturing());
+                                  const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                  const torch::Tensor& residual) {
+    const std::shared_ptr<const FusedConvolution> plan =
+        plan_for(x, weight, bias, g, activation, out, residual, !capturing());
     if (!plan) throw NotSupported("conv_bias_act (cudnn): no fused engine for this shape");
     const c10::cuda::CUDAGuard device(x.device().index());
     torch::Tensor y =
@@ -271,6 +297,7 @@ torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& w
     std::unordered_map<Attributes, void*> pointers{
         {plan->x, x.data_ptr()}, {plan->weight, weight.data_ptr()}, {plan->y, y.data_ptr()}};
     if (plan->bias) pointers.emplace(plan->bias, bias.data_ptr());
+    if (plan->residual) pointers.emplace(plan->residual, residual.data_ptr());
     // getCudnnHandle binds the handle to the current stream (a capture's side stream included).
     cudnnHandle_t handle = at::native::getCudnnHandle();
     fe::error_t status = plan->engine >= 0

@@ -18,18 +18,20 @@ constexpr const char* kCudnnProvider = "cudnn";
 // "" when this build has the cuDNN route and a CUDA device is present, else why not.
 std::string cudnn_conv_bias_act_missing();
 
-// CUDA, float16 or bfloat16, channels-last input (or a channel slice of one) and weight, groups 1,
-// outside autograd, and a shape for which cuDNN has a fused engine (built once per shape and
-// cached; not while the stream is being captured into a CUDA graph, where building could
-// synchronise).
-// out, when given, must be channels-last or a channel slice of such a tensor, as x.
+// CUDA, float16 or bfloat16, channels-last input (or a channel slice of one) and weight (grouped
+// convolutions where cuDNN fuses them), outside autograd, and a shape for which cuDNN has a fused engine (built once
+// per shape and cached; not while the stream is being captured into a CUDA graph, where building could synchronise).
+// out and residual, when given, must be channels-last or a channel slice of such a tensor, as x.
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                  const ConvGeometry& geometry, const ConvActivation& activation,
-                                 const torch::Tensor& out = torch::Tensor());
+                                 const torch::Tensor& out = torch::Tensor(),
+                                 const torch::Tensor& residual = torch::Tensor());
 
-// Writes straight into out when given (the fused kernel's stores go to its strides).
+// Writes straight into out when given (the fused kernel's stores go to its strides); the residual
+// is read by the same kernel, as the last pointwise step.
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                   const ConvGeometry& geometry, ConvActivation activation,
-                                  const torch::Tensor& out = torch::Tensor());
+                                  const torch::Tensor& out = torch::Tensor(),
+                                  const torch::Tensor& residual = torch::Tensor());
 
 }  // namespace libreyolo::kernels

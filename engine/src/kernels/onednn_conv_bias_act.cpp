@@ -34,14 +34,17 @@ std::string onednn_conv_bias_act_missing() {
 }
 
 bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& g, const ConvActivation&, const torch::Tensor& out) {
-    return x.device().is_cpu() && out_fits(out, x, weight, g) && x.dim() == 4 && x.scalar_type() == torch::kFloat32 &&
-           weight.scalar_type() == torch::kFloat32 && (!bias.defined() || bias.scalar_type() == torch::kFloat32) &&
+                                  const ConvGeometry& g, const ConvActivation&, const torch::Tensor& out,
+                                  const torch::Tensor& residual) {
+    return x.device().is_cpu() && out_fits(out, x, weight, g) && residual_fits(residual, x, weight, g) &&
+           x.dim() == 4 && x.scalar_type() == torch::kFloat32 && weight.scalar_type() == torch::kFloat32 &&
+           (!bias.defined() || bias.scalar_type() == torch::kFloat32) &&
            !(torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad()));
 }
 
 torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                   const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out) {
+                                   const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                   const torch::Tensor& residual) {
     const c10::OperatorHandle* op = pointwise_convolution();
     if (!op) throw NotSupported(onednn_conv_bias_act_missing());
     torch::jit::Stack stack{x,
@@ -55,7 +58,9 @@ torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& 
                             c10::List<std::optional<c10::Scalar>>(),
                             c10::IValue()};
     op->callBoxed(&stack);
-    return write_into(out, stack.at(0).toTensor());
+    torch::Tensor y = stack.at(0).toTensor();
+    if (residual.defined()) y.add_(residual);  // y is the operator's own new tensor
+    return write_into(out, y);
 }
 
 }  // namespace libreyolo::kernels

@@ -20,11 +20,14 @@ std::string onednn_conv_bias_act_missing();
 // float32 on the CPU, 4-D, outside autograd.
 bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                   const ConvGeometry& geometry, const ConvActivation& activation,
-                                  const torch::Tensor& out = torch::Tensor());
+                                  const torch::Tensor& out = torch::Tensor(),
+                                  const torch::Tensor& residual = torch::Tensor());
 
-// Writes into out (when given) by a copy: oneDNN's operator allocates its result.
+// Writes into out (when given) by a copy: oneDNN's operator allocates its result. The residual is
+// added to that result in place.
 torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
                                    const ConvGeometry& geometry, ConvActivation activation,
-                                   const torch::Tensor& out = torch::Tensor());
+                                   const torch::Tensor& out = torch::Tensor(),
+                                   const torch::Tensor& residual = torch::Tensor());
 
 }  // namespace libreyolo::kernels

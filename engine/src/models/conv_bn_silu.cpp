@@ -28,12 +28,20 @@ torch::Tensor ConvImpl::forward(const torch::Tensor& x) {
     return kernels::activate(y, activation_);
 }
 
-void ConvImpl::forward_into(const torch::Tensor& x, const torch::Tensor& out) {
+torch::Tensor ConvImpl::forward_add(const torch::Tensor& x, const torch::Tensor& residual) {
+    if (!folded_) return residual + forward(x);
+    const torch::Tensor y = kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, activation_, {}, residual);
+    nn::count_conv_flops(*conv, y);
+    return y;
+}
+
+void ConvImpl::forward_into(const torch::Tensor& x, const torch::Tensor& out, const torch::Tensor& residual) {
     if (!folded_) {
-        out.copy_(forward(x));
+        out.copy_(residual.defined() ? residual + forward(x) : forward(x));
         return;
     }
-    nn::count_conv_flops(*conv, kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, activation_, out));
+    nn::count_conv_flops(*conv,
+                         kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_, activation_, out, residual));
 }
 
 void ConvImpl::fold_batch_norm() {

@@ -28,9 +28,11 @@ class ConvImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     explicit ConvImpl(const ConvOptions& options);
     torch::Tensor forward(const torch::Tensor& x);
-    // forward(x) written into out (a channel slice of a concatenation's buffer): by the fused kernel
-    // itself once folded, else copied.
-    void forward_into(const torch::Tensor& x, const torch::Tensor& out);
+    // residual + forward(x): once folded, the addition is the fused kernel's last step.
+    torch::Tensor forward_add(const torch::Tensor& x, const torch::Tensor& residual);
+    // forward(x) (plus residual, when given) written into out (a channel slice of a concatenation's
+    // buffer): by the fused kernel itself once folded, else copied.
+    void forward_into(const torch::Tensor& x, const torch::Tensor& out, const torch::Tensor& residual = {});
     void fold_batch_norm() override;
     bool folded() const { return folded_.has_value(); }
     const std::optional<kernels::ConvGeometry>& folded_geometry() const { return folded_; }

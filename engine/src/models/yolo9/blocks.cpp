@@ -1,5 +1,6 @@
 #include "models/yolo9/blocks.h"
 
+#include "graphs/concurrent_branches.h"
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
@@ -58,17 +59,13 @@ RepNBottleneckImpl::RepNBottleneckImpl(int64_t in, int64_t out) : add_(in == out
 }
 
 torch::Tensor RepNBottleneckImpl::forward(const torch::Tensor& x) {
+    if (add_ && cv2->folded()) return cv2->forward_add(cv1(x), x);
     torch::Tensor y = cv2(cv1(x));
     return add_ ? x + y : y;
 }
 
 void RepNBottleneckImpl::forward_into(const torch::Tensor& x, const torch::Tensor& out) {
-    if (!add_) {
-        cv2->forward_into(cv1(x), out);
-        return;
-    }
-    torch::Tensor target = out;  // a handle to the same storage: add_out takes it non-const
-    torch::add_out(target, x, cv2(cv1(x)));
+    cv2->forward_into(cv1(x), out, add_ ? x : torch::Tensor());
 }
 
 RepNCSPImpl::RepNCSPImpl(int64_t in, int64_t out, int64_t repeats) {
@@ -88,15 +85,22 @@ torch::Tensor RepNCSPImpl::forward(const torch::Tensor& x) {
 torch::Tensor RepNCSPImpl::forward_in_place(const torch::Tensor& x) {
     const int64_t hidden = out_channels(cv1);
     const torch::Tensor buffer = concat_buffer(x, 2 * hidden, x.size(2), x.size(3));
-    const torch::Tensor bottlenecks = buffer.slice(1, 0, hidden);
-    if (m->is_empty()) {
-        cv1->forward_into(x, bottlenecks);
-    } else {
-        torch::Tensor h = cv1(x);
-        for (std::size_t i = 0; i + 1 < m->size(); ++i) h = m->ptr<RepNBottleneckImpl>(i)->forward(h);
-        m->ptr<RepNBottleneckImpl>(m->size() - 1)->forward_into(h, bottlenecks);
-    }
-    cv2->forward_into(x, buffer.slice(1, hidden, 2 * hidden));
+    const torch::Tensor bottlenecks = buffer.slice(1, 0, hidden), shortcut = buffer.slice(1, hidden, 2 * hidden);
+    graphs::run_concurrently(x.device(), {[&] {
+                                              if (m->is_empty()) {
+                                                  cv1->forward_into(x, bottlenecks);
+                                                  return torch::Tensor();
+                                              }
+                                              torch::Tensor h = cv1(x);
+                                              for (std::size_t i = 0; i + 1 < m->size(); ++i)
+                                                  h = m->ptr<RepNBottleneckImpl>(i)->forward(h);
+                                              m->ptr<RepNBottleneckImpl>(m->size() - 1)->forward_into(h, bottlenecks);
+                                              return torch::Tensor();
+                                          },
+                                          [&] {
+                                              cv2->forward_into(x, shortcut);
+                                              return torch::Tensor();
+                                          }});
     return cv3(buffer);
 }
 
@@ -180,12 +184,20 @@ torch::Tensor ADownImpl::forward(const torch::Tensor& x) {
 }
 
 torch::Tensor ADownImpl::forward_in_place(const torch::Tensor& x) {
-    std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
-    const torch::Tensor pooled = F::max_pool2d(halves[1], F::MaxPool2dFuncOptions(3).stride(2).padding(1));
+    const std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
     const int64_t a = out_channels(cv1), b = out_channels(cv2);
-    const torch::Tensor buffer = concat_buffer(x, a + b, pooled.size(2), pooled.size(3));
-    cv1->forward_into(halves[0], buffer.slice(1, 0, a));
-    cv2->forward_into(pooled, buffer.slice(1, a, a + b));
+    const std::vector<int64_t> size = kernels::conv_output_shape(halves[0], cv1->conv->weight, *cv1->folded_geometry());
+    const torch::Tensor buffer = concat_buffer(x, a + b, size[2], size[3]);
+    graphs::run_concurrently(x.device(), {[&] {
+                                              cv1->forward_into(halves[0], buffer.slice(1, 0, a));
+                                              return torch::Tensor();
+                                          },
+                                          [&] {
+                                              const torch::Tensor pooled = F::max_pool2d(
+                                                  halves[1], F::MaxPool2dFuncOptions(3).stride(2).padding(1));
+                                              cv2->forward_into(pooled, buffer.slice(1, a, a + b));
+                                              return torch::Tensor();
+                                          }});
     return buffer;
 }
 

@@ -2,6 +2,7 @@
 
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 
+#include "graphs/concurrent_branches.h"
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
@@ -113,7 +114,37 @@ torch::Tensor DDetectImpl::Tower::forward(const torch::Tensor& x) {
     return y;
 }
 
+// The last 1x1 convolution stays LibTorch's (convolution, then bias): through cuDNN's fused engines
+// YOLOv9-t's float16 graph was slower, 1.67 against 1.59 ms at batch 1 and 3.24 against 2.72 ms at
+// batch 8 (H200, cuDNN's first-ranked engines; docs/fuse-bench.md).
+void DDetectImpl::Tower::forward_into(const torch::Tensor& x, const torch::Tensor& out_slice) {
+    out_slice.copy_(forward(x));
+}
+
+std::vector<torch::Tensor> DDetectImpl::forward_raw_in_place(const std::array<torch::Tensor, 3>& features) {
+    const int64_t box_channels = 4 * reg_max_;
+    std::vector<torch::Tensor> raw;
+    std::vector<graphs::Branch> towers;
+    for (size_t i = 0; i < features.size(); ++i) {
+        const torch::Tensor& x = features[i];
+        raw.push_back(torch::empty({x.size(0), box_channels + nc_, x.size(2), x.size(3)},
+                                   x.options().memory_format(torch::MemoryFormat::ChannelsLast)));
+        const torch::Tensor box = raw.back().slice(1, 0, box_channels), cls = raw.back().slice(1, box_channels);
+        towers.push_back([this, i, &x, box] {
+            box_towers_[i].forward_into(x, box);
+            return torch::Tensor();
+        });
+        towers.push_back([this, i, &x, cls] {
+            class_towers_[i].forward_into(x, cls);
+            return torch::Tensor();
+        });
+    }
+    graphs::run_concurrently(features[0].device(), towers);
+    return raw;
+}
+
 std::vector<torch::Tensor> DDetectImpl::forward_raw(const std::array<torch::Tensor, 3>& features) {
+    if (box_towers_[0].first->folded()) return forward_raw_in_place(features);
     std::vector<torch::Tensor> raw;
     for (size_t i = 0; i < features.size(); ++i)
         raw.push_back(torch::cat({box_towers_[i].forward(features[i]), class_towers_[i].forward(features[i])}, 1));

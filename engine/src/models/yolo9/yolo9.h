@@ -63,7 +63,12 @@ private:
         Conv first{nullptr}, second{nullptr};
         quant::QuantConv2d out{nullptr};
         torch::Tensor forward(const torch::Tensor& x);
+        // forward(x) written into out_slice, a channel slice of its level's map.
+        void forward_into(const torch::Tensor& x, const torch::Tensor& out_slice);
     };
+    // The fused copy's forward_raw: the six towers run concurrently on a GPU, each storing its output
+    // into its part of its level's channels-last map (no concatenation afterwards).
+    std::vector<torch::Tensor> forward_raw_in_place(const std::array<torch::Tensor, 3>& features);
     std::vector<Tower> box_towers_, class_towers_;
     int64_t nc_, reg_max_, class_hidden_;
     std::array<double, 3> strides_{8, 16, 32};
