@@ -99,16 +99,22 @@ int main(int argc, char** argv) {
                     std::fflush(stdout);
                     model.release_graphs();
                 }
-                // End to end, one image at a time, as a user's predict call runs. The fused path twice:
-                // preprocessing on the host (LIBREYOLO_FUSED_PIXELS=0), then on the device in its graph.
+                // End to end, one image at a time, as a user's predict call runs. The fused path three
+                // times: preprocessing on the host (LIBREYOLO_FUSED_PIXELS=0), on the device in its
+                // graph, and there with the candidates selected after the graph
+                // (LIBREYOLO_FUSED_CANDIDATES=0) rather than in it.
                 struct Route {
                     bool fuse;
                     const char* pixels;
+                    const char* candidates;  // where the fused path selects them: "graph" or "post"
                 };
-                for (const Route route : {Route{false, "host"}, Route{true, "host"}, Route{true, "device"}})
+                for (const Route route : {Route{false, "host", "post"}, Route{true, "host", "graph"},
+                                          Route{true, "device", "post"}, Route{true, "device", "graph"}})
                     for (const libreyolo::GraphMode mode : {libreyolo::GraphMode::Off, libreyolo::GraphMode::On}) {
                         const bool fuse = route.fuse;
                         setenv("LIBREYOLO_FUSED_PIXELS", std::string_view(route.pixels) == "host" ? "0" : "1", 1);
+                        setenv("LIBREYOLO_FUSED_CANDIDATES", std::string_view(route.candidates) == "post" ? "0" : "1",
+                               1);
                         libreyolo::PredictOptions o;
                         o.imgsz = imgsz;
                         o.cuda_graph = mode;
@@ -128,13 +134,15 @@ int main(int argc, char** argv) {
                         }
                         std::printf(
                             json ? "{\"kind\": \"predict\", \"model\": \"%s\", \"dtype\": \"%s\", \"fuse\": %s, "
-                                   "\"cuda_graph\": \"%s\", \"pixels\": \"%s\", "
+                                   "\"cuda_graph\": \"%s\", \"pixels\": \"%s\", \"candidates\": \"%s\", "
                                    "\"imgsz\": %d, \"end_to_end_ms\": %.3f, \"pre_ms\": %.3f, \"infer_ms\": %.3f, "
                                    "\"post_ms\": %.3f}\n"
-                                 : "%s %s predict fuse=%s cuda_graph=%s preprocessing on the %s imgsz %d: "
+                                 : "%s %s predict fuse=%s cuda_graph=%s preprocessing on the %s, candidates in the %s, "
+                                   "imgsz %d: "
                                    "end-to-end %.3f ms (pre %.3f, forward %.3f, post %.3f)\n",
                             name.c_str(), dtype.c_str(), fuse ? "true" : "false", libreyolo::to_string(mode),
-                            route.pixels, imgsz, median(wall), median(pre), median(infer), median(post));
+                            route.pixels, route.candidates, imgsz, median(wall), median(pre), median(infer),
+                            median(post));
                         std::fflush(stdout);
                     }
                 model.release_graphs();

@@ -59,7 +59,8 @@ def rows(name):
     return [json.loads(l) for l in open(path) if l.strip().startswith("{")] if os.path.exists(path) else []
 fused, ref, ly = rows("fuse-bench.jsonl"), rows("fuse-bench-reference.jsonl"), rows("fuse-bench-libreyolo.jsonl")
 heuristic = rows("fuse-bench-heuristic.jsonl")
-key = lambda r: (r["model"], r["dtype"], r.get("batch"), r.get("fuse"), r.get("cuda_graph"), r.get("pixels"))
+key = lambda r: (r["model"], r["dtype"], r.get("batch"), r.get("fuse"), r.get("cuda_graph"), r.get("pixels"),
+                 r.get("candidates"))
 ref_by = {key(r): r for r in ref}
 heuristic_by = {key(r): r for r in heuristic}
 out = ["# Fused inference (fuse=true): benchmark", "",
@@ -93,19 +94,22 @@ out += ["", "## End-to-end predict, one 640x480 image in host memory", "",
         "LibreYOLO 1.6.0's predict on the same pixels (bench/libreyolo_graph_predict.py) in the same run.", "",
         "Preprocessing on the `host` (OpenCV's letterbox, then the 8-bit canvas uploaded) or on the",
         "`device` (the 8-bit image uploaded through a page-locked buffer, the letterbox slot recorded in",
-        "the fused path's graph; its time then counts in forward).", "",
-        "| model | dtype | fuse | cuda_graph | preprocessing | conv_bias_act | end-to-end ms | pre ms | forward ms | post ms |",
-        "|---|---|---|---|---|---|---:|---:|---:|---:|"]
+        "the fused path's graph; its time then counts in forward). Candidates: selected in the fused",
+        "forward (`graph`: decode_topk, YOLOv9) or by postprocessing from the decoded output (`post`,",
+        "LIBREYOLO_FUSED_CANDIDATES=0; the only route without fuse and for the other families).", "",
+        "| model | dtype | fuse | cuda_graph | preprocessing | candidates | conv_bias_act | end-to-end ms | pre ms | forward ms | post ms |",
+        "|---|---|---|---|---|---|---|---:|---:|---:|---:|"]
 for route, table in (("registry", fused), ("reference", ref)):
     for r in (r for r in table if r.get("kind") == "predict"):
         if route == "reference" and not r["fuse"]:
             continue
         out.append(f"| {r['model']} | {r['dtype']} | {str(r['fuse']).lower()} | {r['cuda_graph']} | "
-                   f"{r.get('pixels', 'host')} | {route if r['fuse'] else '-'} | {r['end_to_end_ms']:.3f} | "
+                   f"{r.get('pixels', 'host')} | {r.get('candidates', 'post')} | {route if r['fuse'] else '-'} | "
+                   f"{r['end_to_end_ms']:.3f} | "
                    f"{r['pre_ms']:.3f} | {r['infer_ms']:.3f} | {r['post_ms']:.3f} |")
 for r in ly:
     result = f"{r['end_to_end_ms']:.3f}" if "end_to_end_ms" in r else r.get("error", "")
-    out.append(f"| LibreYOLO 1.6.0 {r['model']} | {r['dtype']} | - | {str(r['cuda_graph']).lower()} | - | - | "
+    out.append(f"| LibreYOLO 1.6.0 {r['model']} | {r['dtype']} | - | {str(r['cuda_graph']).lower()} | - | - | - | "
                f"{result} | | | |")
 dots = rows("graph-kernels.jsonl")
 if dots:

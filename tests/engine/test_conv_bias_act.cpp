@@ -226,6 +226,29 @@ private Q_SLOTS:
         model.impl().forward(input, GraphMode::Off, true);
         QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("onednn"));
     }
+
+    // ResNet's block, relu(conv(x) + bias + shortcut): with the residual joining before the
+    // activation, the reference is that order, and oneDNN's result (its convolution, then the sum,
+    // then the activation) agrees; an activation alone still means the residual joins after it.
+    void theResidualCanJoinBeforeTheActivation() {
+        torch::manual_seed(7);
+        const ConvGeometry g = geometry({8, 8, 3, 1, 1, 16});
+        const torch::Tensor x = torch::randn({2, 8, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        const torch::Tensor w = torch::randn({8, 8, 3, 3}).contiguous(torch::MemoryFormat::ChannelsLast) * 0.2;
+        const torch::Tensor b = torch::randn({8});
+        const torch::Tensor residual = torch::randn({2, 8, 16, 16}).contiguous(torch::MemoryFormat::ChannelsLast);
+        const kernels::ConvEpilogue joined(ConvActivation::ReLU, kernels::ResidualJoin::BeforeActivation);
+        torch::InferenceMode guard;
+        const torch::Tensor plain = kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::None);
+        const torch::Tensor want = kernels::conv_bias_act_reference(x, w, b, g, joined, {}, residual);
+        QVERIFY(torch::equal(want, torch::relu(residual + plain)));
+        QVERIFY(want.lt(0).sum().item<int64_t>() == 0 && (residual + plain).lt(0).sum().item<int64_t>() > 100);
+        const torch::Tensor got = kernels::conv_bias_act(x, w, b, g, joined, {}, residual);
+        QCOMPARE(QString::fromStdString(kernels::conv_bias_act_slot().info().active), QString("onednn"));
+        QVERIFY(relative_gap(want, got) <= 1e-5f);
+        QVERIFY(torch::equal(kernels::conv_bias_act_reference(x, w, b, g, ConvActivation::ReLU, {}, residual),
+                             residual + torch::relu(plain)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConvBiasAct)

@@ -201,6 +201,27 @@ private Q_SLOTS:
         QVERIFY(buffer.slice(1, 32, 64).eq(0).all().item<bool>());
     }
 
+    // ResNet's relu(conv(x) + bias + shortcut) (RT-DETR's PResNet blocks): the residual joins before
+    // the ReLU inside the fused kernel.
+    void theFusionJoinsTheResidualBeforeTheActivation() {
+        const auto half = torch::TensorOptions().device(torch::kCUDA).dtype(torch::kFloat16);
+        torch::manual_seed(10);
+        const torch::Tensor x = channels_last(torch::randn({1, 64, 40, 40}, half));
+        const torch::Tensor w = channels_last(torch::randn({64, 64, 3, 3}, half) / 192), b = torch::randn({64}, half);
+        const torch::Tensor residual = channels_last(torch::randn({1, 64, 40, 40}, half));
+        const kernels::ConvEpilogue joined(ConvActivation::ReLU, kernels::ResidualJoin::BeforeActivation);
+        torch::InferenceMode guard;
+        const torch::Tensor want =
+            kernels::conv_bias_act_reference(x.to(torch::kFloat32), w.to(torch::kFloat32), b.to(torch::kFloat32),
+                                             geometry(3, 1), joined, {}, residual.to(torch::kFloat32));
+        const torch::Tensor y = kernels::conv_bias_act(x, w, b, geometry(3, 1), joined, {}, residual);
+        QCOMPARE(QString::fromStdString(active()), QString(kFusion));
+        const float gap = ((y.to(torch::kFloat32) - want).abs().max() / want.abs().max()).item<float>();
+        QVERIFY2(gap <= 1e-3f, qPrintable(QString::number(gap)));
+        const torch::Tensor after = kernels::conv_bias_act(x, w, b, geometry(3, 1), ConvActivation::ReLU, {}, residual);
+        QVERIFY(after.lt(0).any().item<bool>() && !y.lt(0).any().item<bool>());
+    }
+
     // The fused float16 copy of YOLOv9-t (NHWC) runs its blocks through the fusion and keeps the eager
     // float16 network's outputs within float16's accumulated rounding; RT-DETR-r18's runs too.
     void aFusedHalfModelRunsItsBlocksThroughTheFusion() {

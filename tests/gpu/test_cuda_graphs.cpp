@@ -19,6 +19,7 @@
 #include "libreyolo/families.h"
 #include "libreyolo/model.h"
 #include "model/model_impl.h"
+#include "predict/candidates.h"
 #include "support/gated_detector.h"
 #include "support/gpu_report.h"
 #include "support/test_helpers.h"
@@ -164,11 +165,12 @@ private Q_SLOTS:
             }
     }
 
-    // The fused copy's independent branches (YOLOv9's towers, RepNCSP's shortcut, ADown's halves) on
-    // side streams compute exactly what they compute one after another on one stream, eager and
-    // replayed; the graph captured with the side streams is one graph with the same kernels.
+    // The fused copy's independent branches (YOLOv9's towers, RepNCSP's shortcut, ADown's halves,
+    // PResNet's projection shortcuts) on side streams compute exactly what they compute one after
+    // another on one stream, eager and replayed; the graph captured with the side streams is one
+    // graph with the same kernels.
     void concurrentBranchesChangeNoBit() {
-        for (const char* name : {"yolo9-t", "yolo9-c"}) {
+        for (const char* name : {"yolo9-t", "yolo9-c", "rtdetr-r18"}) {
             Model model = Model::create(name, 80, "cuda");
             model.set_dtype("float16");
             model.fuse();
@@ -213,6 +215,45 @@ private Q_SLOTS:
                 QCOMPARE(info[0].dtype, std::string("uint8"));
                 QVERIFY(info[0].fused && info[0].kernels > 0);
             }
+    }
+
+    // The fused candidate route (fuse=true predict of YOLOv9 on a GPU): letterbox, network and
+    // decode_topk in one graph per pixel shape and conf, whose replays give the eager run's
+    // candidates exactly; another conf is another graph.
+    void theFusedCandidatePathReplaysItsOwnEagerRun() {
+        for (const char* dtype : {"float32", "float16"}) {
+            Model model = Model::create("yolo9-t", 80, "cuda");
+            model.set_dtype(dtype);
+            QVERIFY(model.impl().has_fused_candidates());
+            const torch::Tensor pixels =
+                torch::randint(0, 256, {2, 240, 300, 3}, torch::dtype(torch::kUInt8).device(torch::kCUDA))
+                    .permute({0, 3, 1, 2});
+            const kernels::InputCanvas canvas =
+                kernels::input_canvas(240, 300, 320, 320, false, model.impl().dtype, true);
+            torch::InferenceMode guard;
+            // A random head scores about sigmoid(-10): a threshold under it keeps nearly every pair.
+            for (const float conf : {1e-6f, 0.5f}) {
+                const predict::PackedCandidates eager(
+                    model.impl().forward_pixels(pixels, canvas, GraphMode::Off, conf));
+                if (conf < 1e-3f) QVERIFY(eager.count(0) > 1000);
+                for (int i = 0; i < 3; ++i) {
+                    const predict::PackedCandidates replayed(
+                        model.impl().forward_pixels(pixels, canvas, GraphMode::On, conf));
+                    for (int64_t image = 0; image < 2; ++image) {
+                        const QString what =
+                            QString("%1 conf %2 replay %3 image %4").arg(dtype).arg(conf).arg(i).arg(image);
+                        QVERIFY2(replayed.count(image) == eager.count(image), qPrintable(what));
+                        const auto a = replayed.select(image, torch::kCPU), b = eager.select(image, torch::kCPU);
+                        QVERIFY2(torch::equal(a.class_ids, b.class_ids) && torch::equal(a.conf, b.conf) &&
+                                     torch::equal(a.boxes, b.boxes),
+                                 qPrintable(what));
+                    }
+                }
+            }
+            const auto info = model.graph_info();
+            QCOMPARE(info.size(), std::size_t(2));
+            QVERIFY(info[0].task.find("candidates over conf 0.5") != std::string::npos);
+        }
     }
 
     void autoCapturesWhenAKeyRepeats() {

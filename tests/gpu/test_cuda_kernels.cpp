@@ -1,11 +1,12 @@
 // The CUDA kernels of the registry against their references on the GPU (spec 003's admission
-// rule): letterbox bit-identical to its reference; fake_quant_fp8's forward bit-identical to the reference (per tensor,
-// per channel, per activation channel; values past ±448·s, subnormal, zero, NaN) and its gradient the straight-through
-// estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its manifest, keeping the same indices as the
-// portable NMS on fixtures from 1 to 30,000 boxes (ties, degenerate boxes, 1 and 80 classes, both sides of the
-// 1,000-box split), and predict on a CUDA model going through it with the same detections as the portable NMS; the
-// fused attention's eager inference forward under autocast, which keeps its float16 weights across calls, giving what
-// autocast's own casts give until a weight is written in place or replaced, and a CUDA graph
+// rule): letterbox bit-identical to its reference; decode_topk keeping the reference's candidates
+// exactly (boxes within float32 rounding), also when replayed from a CUDA graph; fake_quant_fp8's forward bit-identical
+// to the reference (per tensor, per channel, per activation channel; values past ±448·s, subnormal, zero, NaN) and its
+// gradient the straight-through estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its manifest,
+// keeping the same indices as the portable NMS on fixtures from 1 to 30,000 boxes (ties, degenerate boxes, 1 and 80
+// classes, both sides of the 1,000-box split), and predict on a CUDA model going through it with the same detections as
+// the portable NMS; the fused attention's eager inference forward under autocast, which keeps its float16 weights
+// across calls, giving what autocast's own casts give until a weight is written in place or replaced, and a CUDA graph
 // captured after those copies exist still casting inside the graph (it follows the weights).
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
@@ -16,6 +17,7 @@
 #include "support/patterned_image.h"
 
 #include "core/autocast.h"
+#include "kernels/decode_topk_slot.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/letterbox_slot.h"
 #include "kernels/nms.h"
@@ -25,6 +27,7 @@
 #include "libreyolo/kernels.h"
 #include "libreyolo/model.h"
 #include "nn/multihead_attention.h"
+#include "predict/candidates.h"
 #include "quant/fake_quant.h"
 
 using namespace libreyolo;
@@ -88,6 +91,74 @@ private Q_SLOTS:
                     QVERIFY2(torch::equal(got.cpu(), kernels::letterbox_reference(pixels.cpu(), canvas)),
                              qPrintable(what + " (reference on the CPU)"));
                 }
+    }
+
+    // The fused path's candidate selection: the CUDA kernel keeps exactly the reference's pairs (the
+    // same sigmoid in float32: equal scores, so equal indices and order) and decodes their boxes
+    // within float32 rounding (its softmax sums in another order), for float32, float16 and bfloat16
+    // maps, channels-last and contiguous, one and three images, thresholds from almost every pair
+    // (past 30,000) to none; and it records in a CUDA graph, whose replay repeats its eager result.
+    void decodeTopkCudaKeepsTheReferencesCandidates() {
+        torch::manual_seed(0);
+        const kernels::DflHead head{{8, 16, 32}, 16, 80};
+        for (const auto dtype : {torch::kFloat32, torch::kFloat16, torch::kBFloat16})
+            for (const bool channels_last : {true, false})
+                for (const int64_t batch : {1, 3})
+                    for (const double conf : {0.001, 0.3, 0.97, 1.0}) {
+                        std::vector<torch::Tensor> levels;
+                        for (int64_t side : {40, 20, 10}) {
+                            torch::Tensor level = (torch::randn({batch, 144, side, side}, torch::kCUDA) * 3).to(dtype);
+                            if (channels_last) level = level.contiguous(torch::MemoryFormat::ChannelsLast);
+                            levels.push_back(level);
+                        }
+                        const QString what = QString("%1 %2 batch %3 conf %4")
+                                                 .arg(c10::toString(dtype))
+                                                 .arg(channels_last ? "NHWC" : "NCHW")
+                                                 .arg(batch)
+                                                 .arg(conf);
+                        const predict::PackedCandidates got(kernels::decode_topk_slot()(levels, head, conf));
+                        QVERIFY2(testing::active_kernel("decode_topk") == "cuda", qPrintable(what));
+                        const predict::PackedCandidates expected(kernels::decode_topk_reference(levels, head, conf));
+                        for (int64_t image = 0; image < batch; ++image) {
+                            QVERIFY2(got.count(image) == expected.count(image), qPrintable(what));
+                            const auto a = got.select(image, torch::kCPU), b = expected.select(image, torch::kCPU);
+                            QVERIFY2(torch::equal(a.class_ids, b.class_ids), qPrintable(what));
+                            QVERIFY2(torch::equal(a.conf, b.conf), qPrintable(what));
+                            QVERIFY2(torch::allclose(a.boxes, b.boxes, 1e-5, 1e-3), qPrintable(what));
+                        }
+                        if (conf == 0.001) QVERIFY2(got.count(0) > predict::kMaxNmsCandidates, qPrintable(what));
+                        if (conf == 1.0) QVERIFY2(got.count(0) == 0, qPrintable(what));
+                    }
+    }
+
+    void decodeTopkReplaysItsEagerResult() {
+        torch::manual_seed(1);
+        const kernels::DflHead head{{8, 16, 32}, 16, 80};
+        std::vector<torch::Tensor> levels;
+        for (int64_t side : {80, 40, 20})
+            levels.push_back((torch::randn({2, 144, side, side}, torch::kCUDA) * 3)
+                                 .to(torch::kFloat16)
+                                 .contiguous(torch::MemoryFormat::ChannelsLast));
+        const predict::PackedCandidates eager(kernels::decode_topk_slot()(levels, head, 0.4));
+        at::cuda::CUDAGraph graph;
+        const c10::cuda::CUDAStream side = c10::cuda::getStreamFromPool();
+        torch::Tensor captured;
+        {
+            const c10::cuda::CUDAStreamGuard on_side(side);
+            graph.capture_begin();
+            captured = kernels::decode_topk_slot()(levels, head, 0.4);
+            graph.capture_end();
+        }
+        for (int replay = 0; replay < 3; ++replay) {
+            graph.replay();
+            const predict::PackedCandidates got(captured);
+            for (int64_t image = 0; image < 2; ++image) {
+                QCOMPARE(got.count(image), eager.count(image));
+                const auto a = got.select(image, torch::kCPU), b = eager.select(image, torch::kCPU);
+                QVERIFY(torch::equal(a.class_ids, b.class_ids) && torch::equal(a.conf, b.conf) &&
+                        torch::equal(a.boxes, b.boxes));
+            }
+        }
     }
 
     void fakeQuantCudaMatchesTheReferenceExactly() {

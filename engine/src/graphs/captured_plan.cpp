@@ -19,7 +19,7 @@ CapturedPlan::CapturedPlan(const torch::Tensor& example, ForwardPlan plan, at::c
     }
 }
 
-torch::Tensor CapturedPlan::replay(const torch::Tensor& input) {
+torch::Tensor CapturedPlan::replay(const torch::Tensor& input, ReplayOutput output) {
     c10::InferenceMode inference;
     TensorList values{input};
     for (std::size_t i = 0; i < plan_.size(); ++i) {
@@ -37,7 +37,7 @@ torch::Tensor CapturedPlan::replay(const torch::Tensor& input) {
     }
     ++replays_;
     // The static outputs belong to the graph and the next replay overwrites them.
-    return values.at(0).clone();
+    return output == ReplayOutput::Borrow ? values.at(0) : values.at(0).clone();
 }
 
 double CapturedPlan::capture_ms() const {

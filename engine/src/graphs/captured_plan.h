@@ -10,6 +10,10 @@
 
 namespace libreyolo::graphs {
 
+// What a replay returns: a copy the caller owns, or the graph's own output tensor, which the key's
+// next replay overwrites (for a caller that has read it by then).
+enum class ReplayOutput { Copy, Borrow };
+
 class CapturedPlan {
 public:
     // Runs the plan once on example, capturing each capturable stage on the inputs the stages
@@ -18,8 +22,8 @@ public:
     CapturedPlan(const CapturedPlan&) = delete;
     CapturedPlan& operator=(const CapturedPlan&) = delete;
 
-    // The plan's output for input (same key as example), a tensor the caller owns.
-    torch::Tensor replay(const torch::Tensor& input);
+    // The plan's output for input (same key as example).
+    torch::Tensor replay(const torch::Tensor& input, ReplayOutput output = ReplayOutput::Copy);
 
     std::int64_t replays() const { return replays_; }
     double capture_ms() const;

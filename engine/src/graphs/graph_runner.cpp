@@ -54,7 +54,7 @@ CapturedPlan& GraphRunner::capture_key(const GraphKey& key, const torch::Tensor&
 }
 
 torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target,
-                               const ForwardPlan& plan) {
+                               const ForwardPlan& plan, ReplayOutput output) {
     if (mode == GraphMode::Off) return run_eagerly(plan, input);
     if (mode == GraphMode::Auto && (!input.is_cuda() || !target.supported)) {
         if (input.is_cuda() && !warned_unsupported_) {
@@ -66,7 +66,7 @@ torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const
     }
     check_capturable(input, target);
     const GraphKey key = key_of(input, target.task);
-    if (CapturedPlan* hit = cache_.find(key)) return hit->replay(input);
+    if (CapturedPlan* hit = cache_.find(key)) return hit->replay(input, output);
     if (mode == GraphMode::Auto) {
         if (std::find(seen_.begin(), seen_.end(), key) == seen_.end()) {
             if (seen_.size() >= kSeenLimit) seen_.erase(seen_.begin());
@@ -74,7 +74,7 @@ torch::Tensor GraphRunner::run(const torch::Tensor& input, GraphMode mode, const
             return run_eagerly(plan, input);
         }
     }
-    return capture_key(key, input, plan).replay(input);
+    return capture_key(key, input, plan).replay(input, output);
 }
 
 void GraphRunner::capture(const torch::Tensor& example, const GraphTarget& target, const ForwardPlan& plan) {

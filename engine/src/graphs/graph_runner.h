@@ -39,8 +39,9 @@ public:
     // The plan's forward of input, eagerly or through graphs. Off: eager. On: capture a key the first time
     // it is seen. Auto: capture the second time. On a CPU input, On throws DeviceError and Auto
     // runs eagerly; for a family that has not opted in, On throws NotSupported naming it and Auto
-    // runs eagerly (saying so once).
-    torch::Tensor run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target, const ForwardPlan& plan);
+    // runs eagerly (saying so once). output: what a replay returns (captured_plan.h).
+    torch::Tensor run(const torch::Tensor& input, GraphMode mode, const GraphTarget& target, const ForwardPlan& plan,
+                      ReplayOutput output = ReplayOutput::Copy);
     // Captures the key of example now (replacing a graph of that key). Same errors as On.
     void capture(const torch::Tensor& example, const GraphTarget& target, const ForwardPlan& plan);
 

@@ -59,6 +59,11 @@ torch::Tensor add_residual(const torch::Tensor& y, const torch::Tensor& residual
     return residual + y;  // RepNBottleneck's x + cv2(cv1(x))
 }
 
+torch::Tensor apply_epilogue(const torch::Tensor& y, const ConvEpilogue& e, const torch::Tensor& residual) {
+    if (e.residual_join == ResidualJoin::BeforeActivation) return activate(add_residual(y, residual), e.activation);
+    return add_residual(activate(y, e.activation), residual);
+}
+
 torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y) {
     if (!out.defined()) return y;
     if (out.sizes() != y.sizes() || out.scalar_type() != y.scalar_type() || out.device() != y.device())
@@ -68,17 +73,16 @@ torch::Tensor write_into(const torch::Tensor& out, const torch::Tensor& y) {
 }
 
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                      const ConvGeometry& g, const ConvEpilogue& epilogue, const torch::Tensor& out,
                                       const torch::Tensor& residual) {
-    const torch::Tensor y =
-        activate(torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups), activation);
-    return write_into(out, add_residual(y, residual));
+    const torch::Tensor y = torch::conv2d(x, weight, bias, g.stride, g.padding, g.dilation, g.groups);
+    return write_into(out, apply_epilogue(y, epilogue, residual));
 }
 
 torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                            const ConvGeometry& geometry, ConvActivation activation, const torch::Tensor& out,
+                            const ConvGeometry& geometry, const ConvEpilogue& epilogue, const torch::Tensor& out,
                             const torch::Tensor& residual) {
-    return conv_bias_act_slot()(x, weight, bias, geometry, activation, out, residual);
+    return conv_bias_act_slot()(x, weight, bias, geometry, epilogue, out, residual);
 }
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot() {
@@ -86,7 +90,8 @@ Slot<ConvBiasActSignature>& conv_bias_act_slot() {
         static Slot<ConvBiasActSignature> s(
             "conv_bias_act",
             "convolution + bias + activation (none, relu, silu), inference: (x, weight, bias, geometry, "
-            "activation, out, residual) -> act(conv + bias) + residual (written into out when given)",
+            "epilogue, out, residual) -> act(conv + bias) + residual, or act(conv + bias + residual) "
+            "(written into out when given)",
             &conv_bias_act_reference);
         if (const std::string missing = onednn_conv_bias_act_missing(); missing.empty())
             s.register_impl("onednn", kOneDnnProvider, &onednn_conv_bias_act, &onednn_conv_bias_act_accepts);

@@ -7,8 +7,9 @@
 // (kernels/cudnn_conv_bias_act.h). Inference only: no implementation has a backward. With an `out`
 // tensor the result is written into it (a channel slice of a concatenation's buffer, so that the
 // producers of a concatenation write its parts in place); cuDNN writes there directly, the others
-// copy. With a `residual` tensor (the output's shape) the result is act(conv(x) + bias) + residual:
-// a residual block's addition, in cuDNN's kernel as one more step of the fused epilogue.
+// copy. With a `residual` tensor (the output's shape) the result is act(conv(x) + bias) + residual
+// (YOLOv9's bottleneck) or, when the epilogue says so, act(conv(x) + bias + residual) (ResNet's
+// block): a residual block's addition, in cuDNN's kernel as one more step of the fused epilogue.
 #include <torch/torch.h>
 
 #include <vector>
@@ -18,6 +19,19 @@
 namespace libreyolo::kernels {
 
 enum class ConvActivation { None, ReLU, SiLU };
+
+// Where a call's residual joins: after the activation or before it.
+enum class ResidualJoin { AfterActivation, BeforeActivation };
+
+// What follows the convolution and its bias. An activation alone converts to one (its residual, if
+// any, joining after it).
+struct ConvEpilogue {
+    ConvEpilogue(ConvActivation activation = ConvActivation::None,  // NOLINT: implicit on purpose
+                 ResidualJoin residual_join = ResidualJoin::AfterActivation)
+        : activation(activation), residual_join(residual_join) {}
+    ConvActivation activation;
+    ResidualJoin residual_join;
+};
 
 struct ConvGeometry {
     std::vector<int64_t> stride, padding, dilation;
@@ -49,23 +63,26 @@ bool residual_fits(const torch::Tensor& residual, const torch::Tensor& x, const 
 // y + residual (y itself when residual is undefined), in the order the eager residual blocks add.
 torch::Tensor add_residual(const torch::Tensor& y, const torch::Tensor& residual);
 
+// The epilogue applied to conv(x) + bias: the activation, and the residual where it joins.
+torch::Tensor apply_epilogue(const torch::Tensor& y, const ConvEpilogue& epilogue, const torch::Tensor& residual);
+
 // out: undefined (a new tensor), or a tensor of the result's shape and dtype to write it into;
-// residual: undefined, or a tensor of the result's shape added after the activation.
+// residual: undefined, or a tensor of the result's shape added where the epilogue says.
 torch::Tensor conv_bias_act_reference(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                      const ConvGeometry& geometry, ConvActivation activation,
+                                      const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                                       const torch::Tensor& out = torch::Tensor(),
                                       const torch::Tensor& residual = torch::Tensor());
 
 using ConvBiasActSignature = torch::Tensor(const torch::Tensor& x, const torch::Tensor& weight,
                                            const torch::Tensor& bias, const ConvGeometry& geometry,
-                                           ConvActivation activation, const torch::Tensor& out,
+                                           const ConvEpilogue& epilogue, const torch::Tensor& out,
                                            const torch::Tensor& residual);
 
 Slot<ConvBiasActSignature>& conv_bias_act_slot();
 
 // The slot's call; out and residual as above.
 torch::Tensor conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                            const ConvGeometry& geometry, ConvActivation activation,
+                            const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                             const torch::Tensor& out = torch::Tensor(),
                             const torch::Tensor& residual = torch::Tensor());
 

@@ -36,11 +36,18 @@ struct FusedConvolution {
     int64_t engine = -1;  // the plan index to run; -1: the frontend's own candidate
 };
 
-// Device, dtype, x's sizes and strides, the weight's sizes, stride, padding, dilation, activation,
-// bias, y's strides, the residual's strides (empty: none).
+// Device, dtype, x's sizes and strides, the weight's sizes, stride, padding, dilation, epilogue
+// (epilogue_code), bias, y's strides, the residual's strides (empty: none).
 using PlanKey = std::tuple<c10::DeviceIndex, c10::ScalarType, std::vector<int64_t>, std::vector<int64_t>,
                            std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>, int,
                            bool, std::vector<int64_t>, std::vector<int64_t>>;
+
+// The activation's number, plus 10 when a residual joins before it: the codes of the epilogues that
+// existed before the choice of join stay as they were, and so do the remembered engine choices.
+int epilogue_code(const ConvEpilogue& e, const torch::Tensor& residual) {
+    const bool joins_first = residual.defined() && e.residual_join == ResidualJoin::BeforeActivation;
+    return static_cast<int>(e.activation) + (joins_first ? 10 : 0);
+}
 
 // A shape cuDNN cannot fuse is cached as null, so that it is asked once.
 std::mutex plans_mutex;
@@ -156,7 +163,7 @@ int64_t choose_engine(FusedConvolution& plan, cudnnHandle_t handle, const torch:
 // Null when cuDNN has no engine for this graph on this device.
 std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torch::Tensor& weight,
                                               const torch::Tensor& bias, const torch::Tensor& residual,
-                                              const ConvGeometry& g, ConvActivation activation, const PlanKey& key) {
+                                              const ConvGeometry& g, const ConvEpilogue& epilogue, const PlanKey& key) {
     const std::vector<int64_t>& y_strides = std::get<10>(key);
     const bool has_bias = bias.defined();
     auto plan = std::make_shared<FusedConvolution>();
@@ -181,23 +188,26 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
         y = graph.pointwise(y, plan->bias,
                             fe::graph::Pointwise_attributes().set_name("bias").set_mode(fe::PointwiseMode_t::ADD));
     }
-    if (activation == ConvActivation::SiLU)
-        y = graph.pointwise(y, fe::graph::Pointwise_attributes()
-                                   .set_name("silu")
-                                   .set_mode(fe::PointwiseMode_t::SWISH_FWD)
-                                   .set_swish_beta(1.f));
-    else if (activation == ConvActivation::ReLU)
-        y = graph.pointwise(y,
-                            fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD));
     plan->y_shape = conv_output_shape(x, weight, g);
-    if (residual.defined()) {
+    const auto add_residual = [&] {
         plan->residual = graph.tensor(fe::graph::Tensor_attributes()
                                           .set_name("residual")
                                           .set_dim(plan->y_shape)
                                           .set_stride(residual.strides().vec()));
         y = graph.pointwise(plan->residual, y,
                             fe::graph::Pointwise_attributes().set_name("residual").set_mode(fe::PointwiseMode_t::ADD));
-    }
+    };
+    const bool joins_first = residual.defined() && epilogue.residual_join == ResidualJoin::BeforeActivation;
+    if (joins_first) add_residual();
+    if (epilogue.activation == ConvActivation::SiLU)
+        y = graph.pointwise(y, fe::graph::Pointwise_attributes()
+                                   .set_name("silu")
+                                   .set_mode(fe::PointwiseMode_t::SWISH_FWD)
+                                   .set_swish_beta(1.f));
+    else if (epilogue.activation == ConvActivation::ReLU)
+        y = graph.pointwise(y,
+                            fe::graph::Pointwise_attributes().set_name("relu").set_mode(fe::PointwiseMode_t::RELU_FWD));
+    if (residual.defined() && !joins_first) add_residual();
     y->set_output(true).set_data_type(data_type(x.scalar_type())).set_dim(plan->y_shape).set_stride(y_strides);
     plan->y = y;
 
@@ -221,7 +231,7 @@ std::shared_ptr<const FusedConvolution> build(const torch::Tensor& x, const torc
 
 std::shared_ptr<const FusedConvolution> plan_for(const torch::Tensor& x, const torch::Tensor& weight,
                                                  const torch::Tensor& bias, const ConvGeometry& g,
-                                                 ConvActivation activation, const torch::Tensor& out,
+                                                 const ConvEpilogue& epilogue, const torch::Tensor& out,
                                                  const torch::Tensor& residual, bool may_build) {
     const std::vector<int64_t> y_strides =
         out.defined() ? out.strides().vec() : channels_last_strides(conv_output_shape(x, weight, g));
@@ -233,7 +243,7 @@ std::shared_ptr<const FusedConvolution> plan_for(const torch::Tensor& x, const t
                       g.stride,
                       g.padding,
                       g.dilation,
-                      static_cast<int>(activation),
+                      epilogue_code(epilogue, residual),
                       bias.defined(),
                       y_strides,
                       residual.defined() ? residual.strides().vec() : std::vector<int64_t>{}};
@@ -242,7 +252,7 @@ std::shared_ptr<const FusedConvolution> plan_for(const torch::Tensor& x, const t
     if (const auto found = cache.find(key); found != cache.end()) return found->second;
     if (!may_build) return nullptr;
     const c10::cuda::CUDAGuard device(x.device().index());
-    return cache[key] = build(x, weight, bias, residual, g, activation, key);
+    return cache[key] = build(x, weight, bias, residual, g, epilogue, key);
 }
 
 // Channels innermost and each row of pixels packed: a channels-last tensor, or a channel slice of
@@ -268,7 +278,7 @@ std::string cudnn_conv_bias_act_missing() {
 }
 
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                 const ConvGeometry& g, const ConvActivation& activation, const torch::Tensor& out,
+                                 const ConvGeometry& g, const ConvEpilogue& epilogue, const torch::Tensor& out,
                                  const torch::Tensor& residual) {
     const auto dtype = x.scalar_type();
     if (!x.is_cuda() || x.dim() != 4 || g.groups < 1 || x.size(1) != weight.size(1) * g.groups ||
@@ -280,14 +290,14 @@ bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& we
     if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad())) return false;
     if (!out_fits(out, x, weight, g) || (out.defined() && !channels_last_rows(out))) return false;
     if (!residual_fits(residual, x, weight, g) || (residual.defined() && !channels_last_rows(residual))) return false;
-    return plan_for(x, weight, bias, g, activation, out, residual, !capturing()) != nullptr;
+    return plan_for(x, weight, bias, g, epilogue, out, residual, !capturing()) != nullptr;
 }
 
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                  const ConvGeometry& g, const ConvEpilogue& epilogue, const torch::Tensor& out,
                                   const torch::Tensor& residual) {
     const std::shared_ptr<const FusedConvolution> plan =
-        plan_for(x, weight, bias, g, activation, out, residual, !capturing());
+        plan_for(x, weight, bias, g, epilogue, out, residual, !capturing());
     if (!plan) throw NotSupported("conv_bias_act (cudnn): no fused engine for this shape");
     const c10::cuda::CUDAGuard device(x.device().index());
     torch::Tensor y =

@@ -23,14 +23,14 @@ std::string cudnn_conv_bias_act_missing();
 // per shape and cached; not while the stream is being captured into a CUDA graph, where building could synchronise).
 // out and residual, when given, must be channels-last or a channel slice of such a tensor, as x.
 bool cudnn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                 const ConvGeometry& geometry, const ConvActivation& activation,
+                                 const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                                  const torch::Tensor& out = torch::Tensor(),
                                  const torch::Tensor& residual = torch::Tensor());
 
 // Writes straight into out when given (the fused kernel's stores go to its strides); the residual
 // is read by the same kernel, as the last pointwise step.
 torch::Tensor cudnn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& geometry, ConvActivation activation,
+                                  const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                                   const torch::Tensor& out = torch::Tensor(),
                                   const torch::Tensor& residual = torch::Tensor());
 

@@ -34,7 +34,7 @@ std::string onednn_conv_bias_act_missing() {
 }
 
 bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& g, const ConvActivation&, const torch::Tensor& out,
+                                  const ConvGeometry& g, const ConvEpilogue&, const torch::Tensor& out,
                                   const torch::Tensor& residual) {
     return x.device().is_cpu() && out_fits(out, x, weight, g) && residual_fits(residual, x, weight, g) &&
            x.dim() == 4 && x.scalar_type() == torch::kFloat32 && weight.scalar_type() == torch::kFloat32 &&
@@ -43,8 +43,9 @@ bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& w
 }
 
 torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                   const ConvGeometry& g, ConvActivation activation, const torch::Tensor& out,
+                                   const ConvGeometry& g, const ConvEpilogue& epilogue, const torch::Tensor& out,
                                    const torch::Tensor& residual) {
+    const bool joins_first = residual.defined() && epilogue.residual_join == ResidualJoin::BeforeActivation;
     const c10::OperatorHandle* op = pointwise_convolution();
     if (!op) throw NotSupported(onednn_conv_bias_act_missing());
     torch::jit::Stack stack{x,
@@ -54,13 +55,13 @@ torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& 
                             g.stride,
                             g.dilation,
                             g.groups,
-                            std::string(post_op(activation)),
+                            std::string(post_op(joins_first ? ConvActivation::None : epilogue.activation)),
                             c10::List<std::optional<c10::Scalar>>(),
                             c10::IValue()};
     op->callBoxed(&stack);
     torch::Tensor y = stack.at(0).toTensor();
     if (residual.defined()) y.add_(residual);  // y is the operator's own new tensor
-    return write_into(out, y);
+    return write_into(out, joins_first ? activate(y, epilogue.activation) : y);
 }
 
 }  // namespace libreyolo::kernels

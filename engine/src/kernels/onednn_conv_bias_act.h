@@ -19,14 +19,14 @@ std::string onednn_conv_bias_act_missing();
 
 // float32 on the CPU, 4-D, outside autograd.
 bool onednn_conv_bias_act_accepts(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                  const ConvGeometry& geometry, const ConvActivation& activation,
+                                  const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                                   const torch::Tensor& out = torch::Tensor(),
                                   const torch::Tensor& residual = torch::Tensor());
 
 // Writes into out (when given) by a copy: oneDNN's operator allocates its result. The residual is
-// added to that result in place.
+// added to that result in place (before the activation: the activation follows as its own step).
 torch::Tensor onednn_conv_bias_act(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias,
-                                   const ConvGeometry& geometry, ConvActivation activation,
+                                   const ConvGeometry& geometry, const ConvEpilogue& epilogue,
                                    const torch::Tensor& out = torch::Tensor(),
                                    const torch::Tensor& residual = torch::Tensor());
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "kernels/conv_bias_act_slot.h"
+#include "kernels/decode_topk_slot.h"
 #include "kernels/deform/ms_deform_attn.h"
 #include "kernels/fake_quant_slot.h"
 #include "kernels/letterbox_slot.h"
@@ -33,6 +34,7 @@ std::vector<KernelSlotInfo> kernel_report() {
     kernels::ms_deform_attn_slot();
     kernels::conv_bias_act_slot();
     kernels::letterbox_slot();
+    kernels::decode_topk_slot();
     kernels::ensure_hub_plugins_loaded();
     std::vector<KernelSlotInfo> report;
     for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());

@@ -1,6 +1,9 @@
 // Model construction, loading, saving and inspection. Prediction lives in predictor.cpp.
+#include <array>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 
 #include "core/coco_names.h"
 #include "core/text.h"
@@ -171,12 +174,14 @@ double Model::gflops(int imgsz) const {
     return scope.total() / 1e9;
 }
 
-torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, bool fuse) {
+torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, bool fuse,
+                                   std::optional<float> candidates_over) {
     if (fuse) {
-        nn::DetectorImpl& network = fused_network();
+        graphs::GraphTarget target = graph_target();
+        const graphs::ForwardPlan plan = fused_plan(candidates_over, target);
         const torch::Tensor x = input.contiguous(torch::MemoryFormat::ChannelsLast);
-        if (mode == GraphMode::Off) return network.forward(x);
-        return fused_graphs.run(x, mode, graph_target(), network.forward_plan());
+        if (mode == GraphMode::Off) return graphs::run_eagerly(plan, x);
+        return fused_graphs.run(x, mode, target, plan, replay_output(candidates_over));
     }
     // The default path pays nothing for graph bookkeeping.
     if (mode == GraphMode::Off) return net->forward(input);
@@ -184,17 +189,41 @@ torch::Tensor Model::Impl::forward(const torch::Tensor& input, GraphMode mode, b
 }
 
 torch::Tensor Model::Impl::forward_pixels(const torch::Tensor& pixels, const kernels::InputCanvas& canvas,
-                                          GraphMode mode) {
-    graphs::ForwardPlan plan = fused_network().forward_plan();
+                                          GraphMode mode, std::optional<float> candidates_over) {
+    graphs::GraphTarget target = graph_target();
+    graphs::ForwardPlan plan = fused_plan(candidates_over, target);
     // The letterbox joins the first stage, so that one graph records it with the network.
     graphs::ForwardStage& first = plan.front();
     first.run = [network_stage = std::move(first.run), canvas](const graphs::TensorList& in) {
         return network_stage({kernels::letterbox_slot()(in.at(0), canvas)});
     };
     first.name = "letterbox + " + first.name;
-    graphs::GraphTarget target = graph_target();
     target.task += " from pixels to " + std::to_string(canvas.height) + "x" + std::to_string(canvas.width);
-    return fused_graphs.run(pixels, mode, target, plan);
+    return fused_graphs.run(pixels, mode, target, plan, replay_output(candidates_over));
+}
+
+bool Model::Impl::has_fused_candidates() {
+    if (!device.is_cuda()) return false;
+    if (const char* on = std::getenv("LIBREYOLO_FUSED_CANDIDATES"); on && std::string_view(on) == "0") return false;
+    return !fused_network().candidate_plan(/*conf: any, the plan's existence is the question*/ 0.5f).empty();
+}
+
+graphs::ForwardPlan Model::Impl::fused_plan(std::optional<float> candidates_over, graphs::GraphTarget& target) {
+    nn::DetectorImpl& network = fused_network();
+    if (!candidates_over) return network.forward_plan();
+    graphs::ForwardPlan plan = network.candidate_plan(*candidates_over);
+    if (plan.empty()) throw NotSupported("fuse: family " + spec.name.family + " selects no candidates in its forward");
+    // Another threshold is another graph: the conf is recorded in the kernel's arguments.
+    std::array<char, 32> text{};
+    const auto end = std::to_chars(text.data(), text.data() + text.size(), *candidates_over).ptr;
+    target.task += " with candidates over conf " + std::string(text.data(), end);
+    return plan;
+}
+
+graphs::ReplayOutput Model::Impl::replay_output(std::optional<float> candidates_over) {
+    // The packed candidates are read at once (predict/candidates.h); a copy of their room for every
+    // (anchor, class) pair would cost more than the selection.
+    return candidates_over ? graphs::ReplayOutput::Borrow : graphs::ReplayOutput::Copy;
 }
 
 nn::DetectorImpl& Model::Impl::fused_network() {

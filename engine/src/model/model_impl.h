@@ -34,18 +34,30 @@ struct Model::Impl {
     std::shared_ptr<KeptTrack> kept_track;
 
     // The network's forward for an input already on the device and in the dtype, through the
-    // model's graphs as mode says.
-    torch::Tensor forward(const torch::Tensor& input, GraphMode mode, bool fuse = false);
+    // model's graphs as mode says. With candidates_over (fuse only; has_fused_candidates), the fused
+    // copy's forward ends in its candidate selection over that conf and returns the packed
+    // candidates (kernels/decode_topk_slot.h): the graph's own tensor, valid until the next call.
+    torch::Tensor forward(const torch::Tensor& input, GraphMode mode, bool fuse = false,
+                          std::optional<float> candidates_over = std::nullopt);
     // The fused copy's forward from 8-bit pixels on the device ((B, 3, H, W) uint8, a channels-last
-    // view of RGB rows): the letterbox slot, then the network, recorded in one graph per pixel
-    // shape and canvas when mode says so.
-    torch::Tensor forward_pixels(const torch::Tensor& pixels, const kernels::InputCanvas& canvas, GraphMode mode);
+    // view of RGB rows): the letterbox slot, then the network (and the candidates, as forward),
+    // recorded in one graph per pixel shape and canvas (and conf) when mode says so.
+    torch::Tensor forward_pixels(const torch::Tensor& pixels, const kernels::InputCanvas& canvas, GraphMode mode,
+                                 std::optional<float> candidates_over = std::nullopt);
+    // Whether the fused forward can end in the candidate selection: a CUDA device and a family
+    // with a candidate plan (nn::DetectorImpl::candidate_plan), unless LIBREYOLO_FUSED_CANDIDATES=0
+    // (comparisons) says no.
+    bool has_fused_candidates();
     nn::DetectorImpl& fused_network();  // builds the copy when there is none
     // The network changed (device, dtype, weights, attention, quantization): every graph goes,
     // and the fused copy with them.
     void network_changed();
     graphs::ForwardPlan forward_plan();  // the network's stages, as the graphs capture them
     graphs::GraphTarget graph_target() const;
+    // The fused copy's plan, ending in the candidate selection when candidates_over is set (which
+    // the target's task then names, so that each conf has its graphs).
+    graphs::ForwardPlan fused_plan(std::optional<float> candidates_over, graphs::GraphTarget& target);
+    static graphs::ReplayOutput replay_output(std::optional<float> candidates_over);
     int input_size(int imgsz) const;  // Model::input_size
 };
 

@@ -1,5 +1,6 @@
 #include "models/conv_norm_layer.h"
 
+#include "libreyolo/errors.h"
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models {
@@ -24,6 +25,17 @@ torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     const torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
     return kernels::activate(norm(y), act_);
+}
+
+torch::Tensor ConvNormLayerImpl::forward_joined(const torch::Tensor& x, const torch::Tensor& residual,
+                                                Activation after_sum) {
+    if (act_ != Activation::None)
+        throw InvalidArgument("ConvNormLayer::forward_joined: the layer has an activation of its own");
+    if (!folded_) return kernels::activate(forward(x) + residual, after_sum);
+    const torch::Tensor y = kernels::conv_bias_act(x, conv->weight, conv->bias, *folded_,
+                                                   {after_sum, kernels::ResidualJoin::BeforeActivation}, {}, residual);
+    nn::count_conv_flops(*conv, y);
+    return y;
 }
 
 void ConvNormLayerImpl::fold_batch_norm() {

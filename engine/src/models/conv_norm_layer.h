@@ -19,6 +19,10 @@ class ConvNormLayerImpl : public torch::nn::Module, public nn::BatchNormFoldable
 public:
     ConvNormLayerImpl(int64_t in, int64_t out, int64_t kernel, int64_t stride, Activation act, int64_t groups = 1);
     torch::Tensor forward(const torch::Tensor& x);
+    // after_sum(forward(x) + residual) for a layer without an activation of its own: a residual
+    // block's last convolution and the block's sum and activation. Once folded, one conv_bias_act
+    // call whose epilogue adds the residual before the activation.
+    torch::Tensor forward_joined(const torch::Tensor& x, const torch::Tensor& residual, Activation after_sum);
     void fold_batch_norm() override;
     bool folded() const { return folded_.has_value(); }  // norm lives in conv's weight and bias
     Activation activation() const { return act_; }

@@ -35,6 +35,10 @@ public:
     virtual graphs::ForwardPlan forward_plan() {
         return graphs::single_stage_plan([this](const torch::Tensor& images) { return forward(images); });
     }
+    // The forward followed by the candidate selection of the score threshold conf, for the fused
+    // predict path on a GPU: the packed candidates of kernels/decode_topk_slot.h, in one plan that a
+    // graph records whole. Empty for a family whose output is not a DFL decode.
+    virtual graphs::ForwardPlan candidate_plan(float /*conf*/) { return {}; }
     // The network as ONNX nodes (onnx/onnx_graph.h) reading `images`, (B, 3, height, width): returns
     // the graph's outputs as LibreYOLO's exporter names them (forward()'s tensor as "output" for the
     // YOLO families; "pred_logits" and "pred_boxes" for the DETRs). Called on the fused copy

@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <string_view>
 
 #include "image/preprocess.h"
 #include "kernels/letterbox_slot.h"
 #include "model/model_impl.h"
+#include "predict/candidates.h"
 #include "predict/postprocess.h"
 
 namespace libreyolo {
@@ -73,6 +75,10 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
     const double pre = ms_since(t0);
 
     t0 = Clock::now();
+    // The fused GPU path selects the candidates in its forward (and graph); NMS-free and best-class
+    // families keep their own selection.
+    const bool candidates = o.fuse && !traits.nms_free && !traits.best_class_only && m.has_fused_candidates();
+    const std::optional<float> candidates_over = candidates ? std::optional<float>(o.conf) : std::nullopt;
     torch::Tensor output;
     {
         torch::InferenceMode guard;
@@ -82,14 +88,16 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
                 input,
                 kernels::input_canvas(rgb[0].rows, rgb[0].cols, imgsz, imgsz, is_stretch(traits.input_resize), m.dtype,
                                       /*channels_last=*/true),
-                o.cuda_graph);
+                o.cuda_graph, candidates_over);
         else
-            output = m.forward(input, o.cuda_graph, o.fuse);
+            output = m.forward(input, o.cuda_graph, o.fuse, candidates_over);
         if (m.device.is_cuda()) torch::cuda::synchronize(m.device.index());  // for the stage timings
     }
     const double infer = ms_since(t0);
 
     t0 = Clock::now();
+    std::optional<predict::PackedCandidates> packed;
+    if (candidates) packed.emplace(output);
     std::vector<Result> results;
     for (std::size_t i = 0; i < frames.size(); ++i) {
         predict::PostprocessOptions po;
@@ -107,9 +115,13 @@ std::vector<Result> run_batch(Model::Impl& m, const std::vector<Frame>& frames, 
         r.orig_h = po.orig_h;
         r.orig_w = po.orig_w;
         r.names = m.meta.names;
-        const torch::Tensor prediction = output[static_cast<int64_t>(i)];
-        r.boxes = traits.nms_free ? predict::top_k_detections(prediction, po)
-                                  : predict::postprocess_detections(prediction, po);
+        const auto image = static_cast<int64_t>(i);
+        if (packed)
+            r.boxes = packed->detections(image, po);
+        else if (traits.nms_free)
+            r.boxes = predict::top_k_detections(output[image], po);
+        else
+            r.boxes = predict::postprocess_detections(output[image], po);
         keep_classes(r.boxes, o.classes, o.max_det);
         results.push_back(std::move(r));
     }

@@ -45,6 +45,11 @@ std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, c
         conf = scores.index({candidates[0], candidates[1]});
         class_ids = candidates[1];
     }
+    return detections_of_candidates(boxes, conf, class_ids, o);
+}
+
+std::vector<Detection> detections_of_candidates(torch::Tensor boxes, torch::Tensor conf, torch::Tensor class_ids,
+                                                const PostprocessOptions& o) {
     const int64_t max_nms = std::max<int64_t>(o.max_det, kMaxNmsCandidates);
     if (!o.best_class_only && conf.numel() > max_nms) {
         torch::Tensor top = std::get<1>(conf.topk(max_nms));

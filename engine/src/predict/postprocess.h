@@ -29,6 +29,13 @@ struct PostprocessOptions {
 // prediction: (4 + nc, anchors) for one image.
 std::vector<Detection> postprocess_detections(const torch::Tensor& prediction, const PostprocessOptions& options);
 
+// The rest of postprocess_detections once the candidates are selected: boxes (N, 4) xyxy in input
+// pixels, their scores (N) and classes (N), in nonzero order, on any device (the CPU or where the
+// network ran). The best max(max_det, 30,000) by score, then the boxes in original pixels, NMS
+// and max_det.
+std::vector<Detection> detections_of_candidates(torch::Tensor boxes, torch::Tensor conf, torch::Tensor class_ids,
+                                                const PostprocessOptions& options);
+
 // prediction: (4 + nc, queries) for one image. The best max_det of the queries × classes scores
 // (a query may give several classes), those above conf, boxes in original pixels, not clamped.
 // iou is not used.

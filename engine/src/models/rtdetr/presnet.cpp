@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "graphs/concurrent_branches.h"
 #include "libreyolo/errors.h"
 
 namespace libreyolo::models::rtdetr {
@@ -31,10 +32,27 @@ ResidualBlockImpl::ResidualBlockImpl(int64_t in, int64_t width, int64_t stride, 
 }
 
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x) {
-    torch::Tensor y = branch2b(branch2a(x));
-    if (branch2c) y = branch2c(y);
-    const torch::Tensor shortcut = identity_shortcut_ ? x : pooled_short ? pooled_short->forward(x) : plain_short(x);
-    return torch::relu(y + shortcut);
+    ConvNormLayer last = branch2c ? branch2c : branch2b;
+    const auto projection = [&] { return pooled_short ? pooled_short->forward(x) : plain_short(x); };
+    if (!last->folded()) {
+        torch::Tensor y = branch2b(branch2a(x));
+        if (branch2c) y = branch2c(y);
+        const torch::Tensor shortcut = identity_shortcut_ ? x : projection();
+        return torch::relu(y + shortcut);
+    }
+    // The fused copy: a projection shortcut beside the main branch, and the sum and its ReLU in the
+    // last convolution's epilogue.
+    torch::Tensor y, shortcut = x;
+    const auto main_branch = [&] {
+        y = branch2a(x);
+        if (branch2c) y = branch2b(y);
+        return torch::Tensor();
+    };
+    if (identity_shortcut_)
+        main_branch();
+    else
+        shortcut = graphs::run_concurrently(x.device(), {main_branch, projection}).at(1);
+    return last->forward_joined(y, shortcut, Activation::ReLU);
 }
 
 PResNetImpl::PResNetImpl(int depth) {

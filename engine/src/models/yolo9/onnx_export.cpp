@@ -159,7 +159,7 @@ std::string DDetectImpl::emit_onnx(Graph& g, const std::array<std::string, 3>& f
         shapes.push_back(torch::empty({1, 1, sizes[i].first, sizes[i].second}, options));
     }
     const std::string all = concat(g, levels, 2, "head.cat");
-    const AnchorGrid grid = anchor_grid(shapes);
+    const kernels::DflAnchors grid = anchor_grid(shapes);
     const int64_t anchors = grid.points.size(2);
     const std::string dist = channels(g, all, 0, 4 * reg_max_, "head.dist");
     const std::string logits = channels(g, all, 4 * reg_max_, 4 * reg_max_ + nc_, "head.logits");

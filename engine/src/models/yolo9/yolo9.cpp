@@ -3,6 +3,7 @@
 #include <c10/cuda/CUDAGraphsC10Utils.h>
 
 #include "graphs/concurrent_branches.h"
+#include "kernels/decode_topk_slot.h"
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
@@ -151,7 +152,7 @@ std::vector<torch::Tensor> DDetectImpl::forward_raw(const std::array<torch::Tens
     return raw;
 }
 
-DDetectImpl::AnchorGrid DDetectImpl::anchor_grid(const std::vector<torch::Tensor>& raw) {
+kernels::DflAnchors DDetectImpl::anchor_grid(const std::vector<torch::Tensor>& raw) {
     const auto dtype = raw[0].scalar_type();
     const auto device = raw[0].device();
     std::string key = std::string(c10::toString(dtype)) + " " + device.str();
@@ -164,23 +165,7 @@ DDetectImpl::AnchorGrid DDetectImpl::anchor_grid(const std::vector<torch::Tensor
     // on may save them for backward.
     const c10::InferenceMode normal_tensors(false);
     torch::NoGradGuard no_grad;
-    const auto options = torch::TensorOptions().dtype(dtype).device(device);
-    std::vector<torch::Tensor> points, strides;
-    for (size_t i = 0; i < raw.size(); ++i) {
-        const int64_t h = raw[i].size(2), w = raw[i].size(3);
-        // Integer range then cast, as LibreYOLO, so fp16 grids round the same way.
-        torch::Tensor sx = torch::arange(w, torch::TensorOptions().device(device)).to(dtype) + 0.5;
-        torch::Tensor sy = torch::arange(h, torch::TensorOptions().device(device)).to(dtype) + 0.5;
-        auto grid = torch::meshgrid({sy, sx}, "ij");
-        points.push_back(torch::stack({grid[1], grid[0]}, -1).reshape({-1, 2}));
-        strides.push_back(torch::full({h * w, 1}, strides_[i], options));
-    }
-    torch::Tensor project = torch::arange(reg_max_, torch::TensorOptions().dtype(torch::kFloat32).device(device))
-                                .view({1, 1, reg_max_, 1})
-                                .to(dtype);
-    AnchorGrid grid{torch::cat(points).transpose(0, 1).unsqueeze(0),  // (1, 2, A)
-                    torch::cat(strides).transpose(0, 1),              // (1, A)
-                    project};
+    kernels::DflAnchors grid = kernels::dfl_anchors(raw, dfl_head().strides, reg_max_);
     const bool capturing =
         device.is_cuda() && c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
     if (!capturing) anchor_grids_[key] = grid;
@@ -188,23 +173,11 @@ DDetectImpl::AnchorGrid DDetectImpl::anchor_grid(const std::vector<torch::Tensor
 }
 
 torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {
-    std::vector<torch::Tensor> box_levels, score_levels;
-    for (const torch::Tensor& level : raw) {
-        auto parts = level.flatten(2).split_with_sizes({4 * reg_max_, nc_}, 1);
-        box_levels.push_back(parts[0]);
-        score_levels.push_back(parts[1]);
-    }
-    const AnchorGrid grid = anchor_grid(raw);
-    const torch::Tensor& anchors = grid.points;
-    const torch::Tensor& stride = grid.strides;
+    return kernels::dfl_decode(raw, anchor_grid(raw), reg_max_, nc_);
+}
 
-    torch::Tensor dist = torch::cat(box_levels, 2);
-    const int64_t batch = dist.size(0), anchors_n = dist.size(2);
-    torch::Tensor distances = torch::softmax(dist.view({batch, 4, reg_max_, anchors_n}), 2).mul(grid.project).sum(2);
-    auto lt_rb = distances.chunk(2, 1);
-    torch::Tensor boxes = torch::cat({anchors - lt_rb[0], anchors + lt_rb[1]}, 1) * stride;
-    torch::Tensor scores = torch::cat(score_levels, 2).sigmoid();
-    return torch::cat({boxes, scores}, 1);
+kernels::DflHead DDetectImpl::dfl_head() const {
+    return {std::vector<double>(strides_.begin(), strides_.end()), reg_max_, nc_};
 }
 
 YOLO9Impl::YOLO9Impl(const std::string& size, int64_t nc, int64_t class_hidden) : size_(size) {
@@ -220,6 +193,12 @@ std::vector<torch::Tensor> YOLO9Impl::forward_raw(const torch::Tensor& images) {
 
 torch::Tensor YOLO9Impl::forward(const torch::Tensor& images) {
     return head->decode(forward_raw(images));
+}
+
+graphs::ForwardPlan YOLO9Impl::candidate_plan(float conf) {
+    return graphs::single_stage_plan([this, conf](const torch::Tensor& images) {
+        return kernels::decode_topk_slot()(forward_raw(images), head->dfl_head(), conf);
+    });
 }
 
 }  // namespace libreyolo::models::yolo9

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "kernels/decode_topk_slot.h"
+#include "kernels/dfl_decode.h"
 #include "models/yolo9/blocks.h"
 #include "models/yolo9/config.h"
 #include "nn/detector.h"
@@ -54,6 +56,7 @@ public:
     int64_t nc() const { return nc_; }
     int64_t reg_max() const { return reg_max_; }
     int64_t class_hidden() const { return class_hidden_; }
+    kernels::DflHead dfl_head() const;
 
     torch::nn::ModuleList cv2{nullptr}, cv3{nullptr};
 
@@ -73,15 +76,11 @@ private:
     int64_t nc_, reg_max_, class_hidden_;
     std::array<double, 3> strides_{8, 16, 32};
 
-    // The anchor points (1, 2, A), strides (1, A) and DFL projection (1, 1, reg_max, 1) for the
-    // levels' sizes, dtype and device: computed as LibreYOLO computes them on each call, but once,
-    // so that a graphed forward launches none of their kernels (never stored from inside a capture,
-    // whose kernels have not run yet).
-    struct AnchorGrid {
-        torch::Tensor points, strides, project;
-    };
-    AnchorGrid anchor_grid(const std::vector<torch::Tensor>& raw);
-    std::map<std::string, AnchorGrid> anchor_grids_;
+    // The anchors of the levels' sizes, dtype and device (kernels/dfl_decode.h) as LibreYOLO computes them
+    // on each call, but once, so that a graphed forward launches none of their kernels (never stored
+    // from inside a capture, whose kernels have not run yet).
+    kernels::DflAnchors anchor_grid(const std::vector<torch::Tensor>& raw);
+    std::map<std::string, kernels::DflAnchors> anchor_grids_;
 };
 TORCH_MODULE(DDetect);
 
@@ -89,6 +88,7 @@ class YOLO9Impl : public nn::DetectorImpl {
 public:
     YOLO9Impl(const std::string& size, int64_t nc, int64_t class_hidden = 0);
     torch::Tensor forward(const torch::Tensor& images) override;
+    graphs::ForwardPlan candidate_plan(float conf) override;
     std::vector<torch::Tensor> forward_raw(const torch::Tensor& images);
     int num_classes() const override { return static_cast<int>(head->nc()); }
     std::vector<nn::OnnxOutput> emit_onnx(onnx::Graph& graph, const std::string& images, int64_t height,
