@@ -8,7 +8,8 @@
 # chose the route. LibreYOLO 1.6.0's predict with cuda_graph=True in the same run when its wheel is
 # importable (scripts/make-bench-wheels.sh). Writes $OUT/fuse-bench.md (copied to docs/ by hand).
 # MODELS (yolo9-t,yolo9-c,rtdetr-r18), REFERENCE_PASS=0 (skip the reference route's rows),
-# AUTOTUNE_PASS=0 (skip the untimed heuristic engine's rows) and PROFILE_MODELS ("yolo9-t yolo9-c"; empty skips the profile) shorten a run.
+# AUTOTUNE_PASS=0 (skip the untimed heuristic engine's rows), PROFILE_MODELS ("yolo9-t yolo9-c"; empty skips the profile)
+# and TIMELINE_MODELS (yolo9-t,rtdetr-r18; empty skips the kernel timeline) shorten a run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-build-gpu/out}"
@@ -28,6 +29,16 @@ fi
 if [[ ${AUTOTUNE_PASS:-1} == 1 ]]; then
   LIBREYOLO_CUDNN_AUTOTUNE=1 build-gpu/bin/bench_graph_inference models="$MODELS" dtypes=float16 batches=1,8 \
     e2e_runs=20 --json > "$OUT/fuse-bench-heuristic.jsonl" 2>>"$OUT/fuse-bench.log"
+fi
+# Where a graphed forward's GPU time goes, kernel by kernel (bench/forward_kernel_timeline.cpp), fuse on
+# and off: TIMELINE_MODELS (yolo9-t,rtdetr-r18; empty skips it).
+: > "$OUT/timeline.jsonl"
+if [[ -n ${TIMELINE_MODELS-yolo9-t,rtdetr-r18} ]]; then
+  for fuse in 1 0; do
+    build-gpu/bin/bench_forward_kernel_timeline models="${TIMELINE_MODELS-yolo9-t,rtdetr-r18}" fuse=$fuse --json \
+      >> "$OUT/timeline.jsonl" 2>>"$OUT/fuse-bench.log"
+  done
+  PYTHONPATH=bench "$PY" bench/kernel_timeline.py "$OUT/timeline.jsonl" --top 20 > "$OUT/timeline.md" || true
 fi
 # What each graph launches: the captured graphs of yolo9-t float16 batch 1 (fuse off, then on; the
 # forward, then the end-to-end predict) written as Graphviz files and summed by kernel category.

@@ -1,6 +1,7 @@
 // The fused inference path (PredictOptions::fuse, Model::fuse): every BatchNorm folded into its
 // convolution in a copy of the network. On the parity fixtures' weights its outputs are the eager
-// network's within 1e-4 of their scale (YOLOv9-t, YOLOX-n; RT-DETR-r18's encoder features), its
+// network's within 1e-4 of their scale (YOLOv9-t, YOLOX-n; RT-DETR-r18's encoder features, and its
+// decoder's queries from the same features, twice: the second call reads the kept anchors), its
 // boxes the same; the model's
 // own network is untouched; a change of dtype builds the copy again; a quantized model refuses.
 #include <QtTest/QtTest>
@@ -15,6 +16,7 @@
 #include "model/model_impl.h"
 #include "models/rtdetr/rtdetr.h"
 #include "support/detection_compare.h"
+#include "support/query_pairing.h"
 #include "support/seeded_weights.h"
 
 using namespace libreyolo;
@@ -97,6 +99,39 @@ private Q_SLOTS:
         // The model's own network is what it was.
         for (const auto& [name, t] : io::state_dict(*m.impl().net))
             QVERIFY2(torch::equal(t, before.at(name)), name.c_str());
+    }
+
+    // RT-DETR's fused decoder (projections folded and written into the memory, anchors kept, value
+    // projections before the layers, ReLUs in the products) on the eager encoder's features: the eager
+    // decoder's queries within 1e-4 of their scale, on both calls. Queries are paired first: two cells
+    // of near-equal score may be selected in the other order on another CPU's last bits.
+    void fusedRtdetrDecoderGivesTheEagerQueries() {
+        const auto expected = nlohmann::json::parse(std::ifstream(kFixtures + "/rtdetr_model/detections.json"));
+        Model m = Model::create("rtdetr-r18", expected["nc"].get<int>(), "cpu");
+        testing::seeded_fill(*m.impl().net, expected["seed"].get<int64_t>());
+        const torch::Tensor input = io::read_safetensors(kFixtures + "/rtdetr_model/forward.safetensors")
+                                        .tensors.at("canvas")
+                                        .permute({2, 0, 1})
+                                        .unsqueeze(0)
+                                        .to(torch::kFloat32) /
+                                    255.0;
+        torch::InferenceMode guard;
+        auto& eager = dynamic_cast<models::rtdetr::RTDETRModelImpl&>(*m.impl().net);
+        auto& fused = dynamic_cast<models::rtdetr::RTDETRModelImpl&>(m.impl().fused_network());
+        const auto features = eager.encoder->forward(eager.backbone->forward(input));
+        const models::rtdetr::DecoderOutput want = eager.decoder->forward(features);
+        std::vector<torch::Tensor> channels_last;
+        for (const torch::Tensor& f : features)
+            channels_last.push_back(f.contiguous(torch::MemoryFormat::ChannelsLast));
+        for (int call = 0; call < 2; ++call) {
+            const models::rtdetr::DecoderOutput got = fused.decoder->forward(channels_last);
+            const torch::Tensor pairing = testing::pair_queries(torch::cat({got.boxes, got.logits}, -1),
+                                                                torch::cat({want.boxes, want.logits}, -1));
+            const float boxes = relative_gap(testing::in_order(want.boxes, pairing), got.boxes),
+                        logits = relative_gap(testing::in_order(want.logits, pairing), got.logits);
+            qInfo("call %d: max relative |fused - eager| boxes %g, logits %g", call, boxes, logits);
+            QVERIFY2(boxes <= 1e-4f && logits <= 1e-4f, qPrintable(QString("%1 %2").arg(boxes).arg(logits)));
+        }
     }
 
     // The bundled demo model predicts the sample image with the same boxes fused or not.

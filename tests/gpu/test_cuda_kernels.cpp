@@ -1,5 +1,6 @@
 // The CUDA kernels of the registry against their references on the GPU (spec 003's admission
-// rule): letterbox bit-identical to its reference; decode_topk keeping the reference's candidates
+// rule): letterbox bit-identical to its reference; spp_max_pool and avg_pool_2x2 bit-identical to
+// theirs (LibTorch's pools); decode_topk keeping the reference's candidates
 // exactly (boxes within float32 rounding), also when replayed from a CUDA graph; fake_quant_fp8's forward bit-identical
 // to the reference (per tensor, per channel, per activation channel; values past ±448·s, subnormal, zero, NaN) and its
 // gradient the straight-through estimator's within 1e-6; the in-tree CUDA NMS plugin, loaded through its manifest,
@@ -12,6 +13,9 @@
 #include <c10/cuda/CUDAGuard.h>
 #include <QtTest/QtTest>
 
+#include <limits>
+#include <utility>
+
 #include "support/kernel_report.h"
 
 #include "support/patterned_image.h"
@@ -22,6 +26,7 @@
 #include "kernels/letterbox_slot.h"
 #include "kernels/nms.h"
 #include "kernels/nms_slot.h"
+#include "kernels/pool_slots.h"
 #include "libreyolo/device.h"
 #include "libreyolo/image.h"
 #include "libreyolo/kernels.h"
@@ -91,6 +96,40 @@ private Q_SLOTS:
                     QVERIFY2(torch::equal(got.cpu(), kernels::letterbox_reference(pixels.cpu(), canvas)),
                              qPrintable(what + " (reference on the CPU)"));
                 }
+    }
+
+    // YOLOv9's fused pools: SPPELAN's three cascaded max pools in one kernel and the 2x2 smoothing
+    // give LibTorch's values bit for bit, in float32, float16 and bfloat16, on maps from 1x1 to
+    // 40x40 (the 13x13 window clipped on every side), with NaN and -inf among the values; the
+    // smoothing also on a channel slice of a wider map (ADown's halves' producer).
+    void poolCudaKernelsMatchTheirReferencesExactly() {
+        torch::manual_seed(0);
+        for (const auto dtype : {torch::kFloat32, torch::kFloat16, torch::kBFloat16})
+            for (const auto [h, w] : {std::pair{20, 20}, std::pair{1, 1}, std::pair{7, 13}, std::pair{40, 33}}) {
+                const int64_t c = 24;
+                const QString what = QString("%1 %2x%3").arg(c10::toString(dtype)).arg(h).arg(w);
+                const auto options = torch::TensorOptions().device(torch::kCUDA).dtype(dtype);
+                torch::Tensor buffer =
+                    torch::empty({2, 4 * c, h, w}, options.memory_format(torch::MemoryFormat::ChannelsLast));
+                torch::Tensor first = torch::randn({2, c, h, w}, options) * 3;
+                first.view(-1)[5] = std::numeric_limits<float>::quiet_NaN();
+                first.view(-1)[17] = -std::numeric_limits<float>::infinity();
+                buffer.slice(1, 0, c).copy_(first);
+                torch::Tensor expected = buffer.clone();
+                kernels::spp_max_pool_reference(expected, c);
+                kernels::spp_max_pool_slot()(buffer, c);
+                QVERIFY2(testing::active_kernel("spp_max_pool") == "cuda", qPrintable(what));
+                QVERIFY2(torch::equal(buffer.nan_to_num(7.0), expected.nan_to_num(7.0)), qPrintable(what));
+                QVERIFY2(torch::equal(buffer.isnan(), expected.isnan()), qPrintable(what + ": NaN positions"));
+                if (h < 2 || w < 2) continue;
+                const torch::Tensor wide =
+                    torch::randn({2, 2 * c, h, w}, options).contiguous(torch::MemoryFormat::ChannelsLast);
+                for (const torch::Tensor& x : {wide, wide.slice(1, c, 2 * c)}) {
+                    const torch::Tensor got = kernels::avg_pool_2x2_slot()(x);
+                    QVERIFY2(testing::active_kernel("avg_pool_2x2") == "cuda", qPrintable(what));
+                    QVERIFY2(torch::equal(got, kernels::avg_pool_2x2_reference(x)), qPrintable(what + " avg"));
+                }
+            }
     }
 
     // The fused path's candidate selection: the CUDA kernel keeps exactly the reference's pairs (the

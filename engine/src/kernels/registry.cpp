@@ -6,6 +6,7 @@
 #include "kernels/fake_quant_slot.h"
 #include "kernels/letterbox_slot.h"
 #include "kernels/nms_slot.h"
+#include "kernels/pool_slots.h"
 #include "kernels/slot.h"
 
 namespace libreyolo::kernels {
@@ -35,6 +36,8 @@ std::vector<KernelSlotInfo> kernel_report() {
     kernels::conv_bias_act_slot();
     kernels::letterbox_slot();
     kernels::decode_topk_slot();
+    kernels::spp_max_pool_slot();
+    kernels::avg_pool_2x2_slot();
     kernels::ensure_hub_plugins_loaded();
     std::vector<KernelSlotInfo> report;
     for (const kernels::SlotBase* slot : kernels::all_slots()) report.push_back(slot->info());

@@ -1,5 +1,7 @@
 #include "models/constant_tables.h"
 
+#include <c10/cuda/CUDAGraphsC10Utils.h>
+
 namespace libreyolo::models {
 
 torch::Dtype constant_table_dtype(torch::Dtype compute) {
@@ -16,6 +18,22 @@ torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim,
     const torch::Tensor out_w = grids[0].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
     const torch::Tensor out_h = grids[1].flatten().unsqueeze(-1).matmul(omega.unsqueeze(0));
     return torch::cat({out_w.sin(), out_w.cos(), out_h.sin(), out_h.cos()}, 1).unsqueeze(0);
+}
+
+std::vector<torch::Tensor> ConstantTableCache::get(const std::string& key, const torch::Device& device,
+                                                   const Build& build) {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = tables_.find(key); found != tables_.end()) return found->second;
+    // Ordinary tensors even when the first call runs in inference mode: a later call with autograd
+    // on may save them for backward.
+    const c10::InferenceMode normal_tensors(false);
+    torch::NoGradGuard no_grad;
+    std::vector<torch::Tensor> tables = build();
+    const bool capturing =
+        device.is_cuda() && c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
+    if (capturing) return tables;
+    if (tables_.size() >= 16) tables_.clear();
+    return tables_[key] = tables;
 }
 
 }  // namespace libreyolo::models

@@ -2,6 +2,12 @@
 // Constant tables the DETR families build from a feature map's size rather than learn.
 #include <torch/torch.h>
 
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
 namespace libreyolo::models {
 
 // The dtype of the constant tables (position embedding, anchors) for a model computing in `compute`:
@@ -14,5 +20,21 @@ torch::Dtype constant_table_dtype(torch::Dtype compute);
 // Built on `like`'s device, in constant_table_dtype(like's dtype).
 torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
                                         const torch::Tensor& like);
+
+// Tables built from sizes alone, kept by a module of the fused inference copy so that its graphed
+// forward launches none of their kernels: built on the first use of a key (sizes, dtype, device) and
+// returned as they are afterwards, the values of a fresh build bit for bit. Built inside a CUDA-graph
+// capture, whose kernels have not run yet, a table is used but not kept. At most 16 keys are kept
+// (many input sizes keep the memory bounded). The eager network builds its tables on each call, as
+// LibreYOLO does.
+class ConstantTableCache {
+public:
+    using Build = std::function<std::vector<torch::Tensor>()>;
+    std::vector<torch::Tensor> get(const std::string& key, const torch::Device& device, const Build& build);
+
+private:
+    std::mutex mutex_;
+    std::map<std::string, std::vector<torch::Tensor>> tables_;
+};
 
 }  // namespace libreyolo::models

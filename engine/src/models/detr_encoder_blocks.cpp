@@ -1,5 +1,7 @@
 #include "models/detr_encoder_blocks.h"
 
+#include "graphs/concurrent_branches.h"
+
 namespace libreyolo::models {
 
 RepVggBlockImpl::RepVggBlockImpl(int64_t in, int64_t out) {
@@ -8,7 +10,19 @@ RepVggBlockImpl::RepVggBlockImpl(int64_t in, int64_t out) {
 }
 
 torch::Tensor RepVggBlockImpl::forward(const torch::Tensor& x) {
-    return torch::silu(conv1(x) + conv2(x));
+    return forward_add(x, torch::Tensor());
+}
+
+torch::Tensor RepVggBlockImpl::forward_add(const torch::Tensor& x, const torch::Tensor& residual) {
+    if (merged_.merged()) return merged_.forward(x, kernels::ConvActivation::SiLU, *conv1->conv, residual);
+    const torch::Tensor y = torch::silu(conv1(x) + conv2(x));
+    return residual.defined() ? y + residual : y;
+}
+
+void RepVggBlockImpl::merge_branches() {
+    conv1->fold_batch_norm();
+    conv2->fold_batch_norm();
+    merged_.merge(*this, *conv1->conv, *conv2->conv);
 }
 
 CSPRepLayerImpl::CSPRepLayerImpl(int64_t in, int64_t out, int64_t blocks, double expansion) {
@@ -21,7 +35,23 @@ CSPRepLayerImpl::CSPRepLayerImpl(int64_t in, int64_t out, int64_t blocks, double
 }
 
 torch::Tensor CSPRepLayerImpl::forward(const torch::Tensor& x) {
+    if (!bottlenecks->is_empty() && bottlenecks->ptr<RepVggBlockImpl>(bottlenecks->size() - 1)->merged())
+        return forward_merged(x);
     const torch::Tensor y = bottlenecks->forward(conv1(x)) + conv2(x);
+    return conv3 ? conv3(y) : y;
+}
+
+torch::Tensor CSPRepLayerImpl::forward_merged(const torch::Tensor& x) {
+    const std::size_t last = bottlenecks->size() - 1;
+    torch::Tensor h;
+    const graphs::Branch blocks = [&] {
+        h = conv1(x);
+        for (std::size_t i = 0; i < last; ++i) h = bottlenecks->ptr<RepVggBlockImpl>(i)->forward(h);
+        return torch::Tensor();
+    };
+    const graphs::Branch shortcut = [&] { return conv2(x); };
+    const torch::Tensor added = graphs::run_concurrently(x.device(), {blocks, shortcut}).at(1);
+    const torch::Tensor y = bottlenecks->ptr<RepVggBlockImpl>(last)->forward_add(h, added);
     return conv3 ? conv3(y) : y;
 }
 

@@ -22,6 +22,19 @@ torch::Tensor MLPImpl::forward(torch::Tensor x) {
     return x;
 }
 
+torch::Tensor MLPImpl::forward_fused(torch::Tensor x) {
+    if (act_ != HeadActivation::ReLU) return forward(x);
+    for (std::size_t i = 0; i + 1 < linears_.size(); ++i) x = linear_relu(linears_[i], x);
+    return linears_.back()(x);
+}
+
+torch::Tensor linear_relu(const torch::nn::Linear& linear, const torch::Tensor& x) {
+    const int64_t in = linear->weight.size(1), out = linear->weight.size(0);
+    std::vector<int64_t> shape = x.sizes().vec();
+    shape.back() = out;
+    return at::_addmm_activation(linear->bias, x.reshape({-1, in}), linear->weight.t()).view(shape);
+}
+
 torch::Tensor apply_activation(const torch::Tensor& x, HeadActivation act) {
     return act == HeadActivation::SiLU ? torch::silu(x) : torch::relu(x);
 }

@@ -16,6 +16,8 @@ class MLPImpl : public torch::nn::Module {
 public:
     MLPImpl(int64_t in, int64_t hidden, int64_t out, int layers, HeadActivation act = HeadActivation::ReLU);
     torch::Tensor forward(torch::Tensor x);
+    // The fused copy's form: each ReLU in its linear layer's epilogue (linear_relu).
+    torch::Tensor forward_fused(torch::Tensor x);
     const std::vector<torch::nn::Linear>& linears() const { return linears_; }
     HeadActivation activation() const { return act_; }
 
@@ -27,6 +29,10 @@ private:
 TORCH_MODULE(MLP);
 
 torch::Tensor apply_activation(const torch::Tensor& x, HeadActivation act);
+
+// relu(linear(x)) as one matrix product whose epilogue adds the bias and applies the ReLU (cuBLASLt
+// on a GPU: one kernel instead of two); the values of relu(linear(x)) up to the product's rounding.
+torch::Tensor linear_relu(const torch::nn::Linear& linear, const torch::Tensor& x);
 
 // Rows `index` (B, K) of t (B, S, C): (B, K, C).
 torch::Tensor gather_rows(const torch::Tensor& t, const torch::Tensor& index);

@@ -27,6 +27,14 @@ public:
 // Writes the folded weight into conv and sets its bias (a plain tensor, not a parameter).
 void fold_into_conv(torch::nn::Conv2dImpl& conv, const torch::nn::BatchNorm2dImpl& bn);
 
+// A folded 3x3 convolution and a folded 1x1 one on the same input (stride 1, paddings 1 and 0) as
+// one 3x3 convolution: the 1x1 kernel padded to 3x3 and added, the biases summed, in float64 and
+// stored in the 3x3 weight's dtype (RepVGG's re-parameterisation).
+struct MergedBranches {
+    torch::Tensor weight, bias;
+};
+MergedBranches merge_3x3_and_1x1(const torch::nn::Conv2dImpl& k3, const torch::nn::Conv2dImpl& k1);
+
 // Folds every BatchNormFoldable block of net, then merges every BranchMergeable one; returns how
 // many BatchNorms it folded.
 int fold_batch_norms(torch::nn::Module& net);

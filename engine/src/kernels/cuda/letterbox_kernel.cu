@@ -1,25 +1,8 @@
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
+#include "kernels/cuda/element_conversions.cuh"
 #include "kernels/cuda/letterbox_kernel.h"
 
 namespace libreyolo::kernels::cuda {
 namespace {
-
-template <class T>
-__device__ T from_float(float v);
-template <>
-__device__ float from_float<float>(float v) {
-    return v;
-}
-template <>
-__device__ __half from_float<__half>(float v) {
-    return __float2half_rn(v);
-}
-template <>
-__device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
-    return __float2bfloat16_rn(v);
-}
 
 // OpenCV INTER_LINEAR's taps for output position i of `out` from `in` (letterbox_slot.cpp's
 // linear_taps, operation for operation).

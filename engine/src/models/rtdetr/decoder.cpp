@@ -3,6 +3,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "graphs/concurrent_branches.h"
 #include "kernels/deform/ms_deform_attn.h"
 #include "libreyolo/errors.h"
 #include "models/detr_box_ops.h"
@@ -36,9 +37,16 @@ MSDeformableAttentionImpl::MSDeformableAttentionImpl(int64_t embed_dim, int64_t 
 torch::Tensor MSDeformableAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& reference_boxes,
                                                  const torch::Tensor& value_in,
                                                  const std::vector<std::array<int64_t, 2>>& spatial_shapes) {
-    const int64_t b = query.size(0), lq = query.size(1), s = value_in.size(1);
-    const int64_t channels = value_in.size(2) / heads_;
-    const torch::Tensor value = value_proj(value_in).reshape({b, s, heads_, channels});
+    return forward_projected(query, reference_boxes, value_proj(value_in), spatial_shapes);
+}
+
+torch::Tensor MSDeformableAttentionImpl::forward_projected(const torch::Tensor& query,
+                                                           const torch::Tensor& reference_boxes,
+                                                           const torch::Tensor& projected_value,
+                                                           const std::vector<std::array<int64_t, 2>>& spatial_shapes) {
+    const int64_t b = query.size(0), lq = query.size(1), s = projected_value.size(1);
+    const int64_t channels = projected_value.size(2) / heads_;
+    const torch::Tensor value = projected_value.reshape({b, s, heads_, channels});
     const torch::Tensor offsets = sampling_offsets(query).reshape({b, lq, heads_, levels_, points_, 2});
     const torch::Tensor weights =
         torch::softmax(attention_weights(query).reshape({b, lq, heads_, levels_ * points_}), -1);
@@ -78,6 +86,17 @@ torch::Tensor TransformerDecoderLayerImpl::forward(torch::Tensor tgt, const torc
     return norm3((tgt + linear2(torch::relu(linear1(tgt)))).clamp(-65504, 65504));
 }
 
+torch::Tensor TransformerDecoderLayerImpl::forward_fused(torch::Tensor tgt, const torch::Tensor& reference_boxes,
+                                                         const torch::Tensor& projected_value,
+                                                         const std::vector<std::array<int64_t, 2>>& spatial_shapes,
+                                                         const torch::Tensor& query_pos_embed) {
+    const torch::Tensor q = tgt + query_pos_embed;
+    tgt = norm1(tgt + self_attn(q, q, tgt));
+    tgt = norm2(tgt +
+                cross_attn->forward_projected(tgt + query_pos_embed, reference_boxes, projected_value, spatial_shapes));
+    return norm3((tgt + linear2(linear_relu(linear1, tgt))).clamp(-65504, 65504));
+}
+
 RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std::array<int64_t, 3>& feat_channels)
     : options_(o) {
     input_proj = register_module("input_proj", torch::nn::ModuleList());
@@ -85,7 +104,7 @@ RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std:
         torch::nn::Sequential proj;
         proj->push_back("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(in, o.hidden_dim, 1).bias(false)));
         proj->push_back("norm", torch::nn::BatchNorm2d(o.hidden_dim));
-        projections_.push_back(proj);
+        projections_.add(proj);
         input_proj->push_back(proj);
     }
     // LibreYOLO's TransformerDecoder: decoder.layers[i].
@@ -116,44 +135,110 @@ RTDETRTransformerImpl::RTDETRTransformerImpl(const DecoderOptions& o, const std:
     }
 }
 
-RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(const std::vector<torch::Tensor>& feats) {
-    QuerySelection q;
-    std::vector<torch::Tensor> flat;
-    for (std::size_t i = 0; i < feats.size(); ++i) {
-        const torch::Tensor p = projections_[i]->forward(feats[i]);
-        q.shapes.push_back({p.size(2), p.size(3)});
-        flat.push_back(p.flatten(2).permute({0, 2, 1}));
+torch::Tensor RTDETRTransformerImpl::project(const std::vector<torch::Tensor>& feats,
+                                             std::vector<std::array<int64_t, 2>>& shapes) {
+    int64_t cells = 0;
+    for (const torch::Tensor& f : feats) {
+        shapes.push_back({f.size(2), f.size(3)});
+        cells += f.size(2) * f.size(3);
     }
-    q.memory = torch::cat(flat, 1);
+    if (!projections_.folded()) {
+        std::vector<torch::Tensor> flat;
+        for (std::size_t i = 0; i < feats.size(); ++i)
+            flat.push_back(projections_.forward(i, feats[i]).flatten(2).permute({0, 2, 1}));
+        return torch::cat(flat, 1);
+    }
+    // Each projection writes its rows of memory, seen as a channels-last (B, hidden, H, W) map.
+    const int64_t batch = feats.front().size(0), hidden = options_.hidden_dim;
+    const torch::Tensor memory = torch::empty({batch, cells, hidden}, feats.front().options());
+    std::vector<graphs::Branch> levels;
+    int64_t first = 0;
+    for (std::size_t i = 0; i < feats.size(); ++i) {
+        const auto [h, w] = shapes[i];
+        const torch::Tensor rows = memory.narrow(1, first, h * w).view({batch, h, w, hidden}).permute({0, 3, 1, 2});
+        levels.push_back([this, i, &feats, rows] {
+            projections_.forward(i, feats[i], rows);
+            return torch::Tensor();
+        });
+        first += h * w;
+    }
+    graphs::run_concurrently(memory.device(), levels);
+    return memory;
+}
+
+GridAnchors RTDETRTransformerImpl::anchors(const std::vector<std::array<int64_t, 2>>& shapes,
+                                           const torch::Tensor& memory) {
+    if (!projections_.folded()) return grid_anchors(shapes, memory, INFINITY);
+    // The fused copy keeps them in memory's dtype, the form select_queries reads.
+    std::string key = std::string(c10::toString(memory.scalar_type())) + " " + memory.device().str();
+    for (const auto& [h, w] : shapes) key.append(" ").append(std::to_string(h)).append("x").append(std::to_string(w));
+    const std::vector<torch::Tensor> tables = anchor_tables_.get(key, memory.device(), [&] {
+        const GridAnchors a = grid_anchors(shapes, memory, INFINITY);
+        return std::vector<torch::Tensor>{a.logits.to(memory.scalar_type()), a.valid.to(memory.scalar_type())};
+    });
+    return {tables[0], tables[1]};
+}
+
+RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(const std::vector<torch::Tensor>& feats,
+                                                                            std::vector<torch::Tensor>* values) {
+    QuerySelection q;
+    q.memory = project(feats, q.shapes);
     if (q.memory.size(1) < options_.num_queries)
         throw InvalidArgument("rtdetr: an input of " + std::to_string(feats.front().size(2) * 8) + "x" +
                               std::to_string(feats.front().size(3) * 8) + " has " + std::to_string(q.memory.size(1)) +
                               " cells over its three maps, fewer than the decoder's " +
                               std::to_string(options_.num_queries) + " queries (use imgsz 160 or more)");
-    const auto [anchor_logits, valid] = grid_anchors(q.shapes, q.memory, INFINITY);
+    const auto [anchor_logits, valid] = anchors(q.shapes, q.memory);
     q.memory = valid.to(q.memory.scalar_type()) * q.memory;
-    q.output_memory = enc_output->forward(q.memory);
-    q.enc_class = enc_score_head(q.output_memory);
-    const torch::Tensor enc_coord = enc_bbox_head(q.output_memory) + anchor_logits.to(q.memory.scalar_type());
-    q.top = std::get<1>(torch::topk(std::get<0>(q.enc_class.max(-1)), options_.num_queries, 1));
-    q.reference_logits = gather_rows(enc_coord, q.top);
+    const auto select = [&] {
+        q.output_memory = enc_output->forward(q.memory);
+        q.enc_class = enc_score_head(q.output_memory);
+        const torch::Tensor box =
+            values ? enc_bbox_head->forward_fused(q.output_memory) : enc_bbox_head(q.output_memory);
+        const torch::Tensor enc_coord = box + anchor_logits.to(q.memory.scalar_type());
+        q.top = std::get<1>(torch::topk(std::get<0>(q.enc_class.max(-1)), options_.num_queries, 1));
+        q.reference_logits = gather_rows(enc_coord, q.top);
+        return torch::Tensor();
+    };
+    if (!values) {
+        select();
+        return q;
+    }
+    std::vector<graphs::Branch> branches{select};
+    for (int64_t i = 0; i <= eval_layer(); ++i)
+        branches.push_back([&q, value_proj = layers_[static_cast<std::size_t>(i)]->cross_attn->value_proj]() mutable {
+            return value_proj(q.memory);
+        });
+    *values = graphs::run_concurrently(q.memory.device(), branches);
+    values->erase(values->begin());
     return q;
 }
 
 DecoderOutput RTDETRTransformerImpl::forward(const std::vector<torch::Tensor>& feats) {
-    const QuerySelection q = select_queries(feats);
+    std::vector<torch::Tensor> values;
+    const QuerySelection q = select_queries(feats, projections_.folded() ? &values : nullptr);
+    return decode(q, values);
+}
+
+DecoderOutput RTDETRTransformerImpl::decode(const QuerySelection& q, const std::vector<torch::Tensor>& values) {
     torch::Tensor reference = torch::sigmoid(q.reference_logits.detach());
     torch::Tensor output = gather_rows(q.output_memory, q.top).detach();
 
-    const int64_t last = options_.eval_idx >= 0 ? options_.eval_idx : options_.num_layers + options_.eval_idx;
+    const int64_t last = eval_layer();
+    const bool fused = !values.empty();
     DecoderOutput out;
     for (int64_t i = 0; i <= last; ++i) {
-        output = layers_[static_cast<std::size_t>(i)](output, reference.unsqueeze(2), q.memory, q.shapes,
-                                                      query_pos_head(reference));
-        const torch::Tensor refined =
-            torch::sigmoid(bbox_heads_[static_cast<std::size_t>(i)](output) + inverse_sigmoid(reference));
+        const auto l = static_cast<std::size_t>(i);
+        if (fused) {
+            output = layers_[l]->forward_fused(output, reference.unsqueeze(2), values[l], q.shapes,
+                                               query_pos_head->forward_fused(reference));
+        } else {
+            output = layers_[l](output, reference.unsqueeze(2), q.memory, q.shapes, query_pos_head(reference));
+        }
+        const torch::Tensor delta = fused ? bbox_heads_[l]->forward_fused(output) : bbox_heads_[l](output);
+        const torch::Tensor refined = torch::sigmoid(delta + inverse_sigmoid(reference));
         if (i == last) {
-            out.logits = score_heads_[static_cast<std::size_t>(i)](output);
+            out.logits = score_heads_[l](output);
             out.boxes = refined;
         }
         reference = refined;

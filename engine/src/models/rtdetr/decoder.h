@@ -12,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "models/constant_tables.h"
+#include "models/conv_bn_projections.h"
 #include "models/detr_denoising.h"
 #include "models/detr_heads.h"
+#include "nn/batch_norm_folding.h"
 #include "nn/multihead_attention.h"
 
 namespace libreyolo::onnx {
@@ -40,6 +43,10 @@ public:
     // query (B, Lq, C); reference_boxes (B, Lq, 1, 4) as cx, cy, w, h; value (B, S, C).
     torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& reference_boxes, const torch::Tensor& value,
                           const std::vector<std::array<int64_t, 2>>& spatial_shapes);
+    // forward() on value_proj(value) computed before (it depends on the memory alone).
+    torch::Tensor forward_projected(const torch::Tensor& query, const torch::Tensor& reference_boxes,
+                                    const torch::Tensor& projected_value,
+                                    const std::vector<std::array<int64_t, 2>>& spatial_shapes);
     torch::nn::Linear sampling_offsets{nullptr}, attention_weights{nullptr}, value_proj{nullptr}, output_proj{nullptr};
     int64_t heads() const { return heads_; }
     int64_t levels() const { return levels_; }
@@ -58,6 +65,12 @@ public:
     torch::Tensor forward(torch::Tensor tgt, const torch::Tensor& reference_boxes, const torch::Tensor& memory,
                           const std::vector<std::array<int64_t, 2>>& spatial_shapes,
                           const torch::Tensor& query_pos_embed, const torch::Tensor& attn_mask = {});
+    // The fused copy's inference form: the cross-attention on its values projected before (beside the
+    // query selection), the feed-forward's ReLU in its first product's epilogue.
+    torch::Tensor forward_fused(torch::Tensor tgt, const torch::Tensor& reference_boxes,
+                                const torch::Tensor& projected_value,
+                                const std::vector<std::array<int64_t, 2>>& spatial_shapes,
+                                const torch::Tensor& query_pos_embed);
     nn::MultiheadAttention self_attn{nullptr};
     torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr}, norm3{nullptr};
     MSDeformableAttention cross_attn{nullptr};
@@ -80,7 +93,9 @@ struct TrainingOutput {
     std::optional<DenoisingGroup> group;  // the denoising queries' layout
 };
 
-class RTDETRTransformerImpl : public torch::nn::Module {
+// Folded (the fused copy): the input projections are conv_bias_act calls, side by side, each writing
+// its rows of the flattened memory, and the grid anchors are built once per size (ConstantTableCache).
+class RTDETRTransformerImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     RTDETRTransformerImpl(const DecoderOptions& options, const std::array<int64_t, 3>& feat_channels);
     DecoderOutput forward(const std::vector<torch::Tensor>& feats);
@@ -94,6 +109,7 @@ public:
     // height × width images: pred_logits (B, Q, nc) and pred_boxes (B, Q, 4), LibreYOLO's outputs.
     std::array<std::string, 2> emit_onnx(onnx::Graph& g, const std::vector<std::string>& feats, int64_t height,
                                          int64_t width);
+    void fold_batch_norm() override { projections_.fold(); }
 
 private:
     struct QuerySelection {
@@ -104,11 +120,23 @@ private:
         torch::Tensor enc_class;         // (B, S, nc)
         std::vector<std::array<int64_t, 2>> shapes;
     };
-    QuerySelection select_queries(const std::vector<torch::Tensor>& feats);
+    // With `values` (the fused copy), each decoder layer's value projection of the memory runs beside
+    // the selection and is stored there.
+    QuerySelection select_queries(const std::vector<torch::Tensor>& feats,
+                                  std::vector<torch::Tensor>* values = nullptr);
+    int64_t eval_layer() const {
+        return options_.eval_idx >= 0 ? options_.eval_idx : options_.num_layers + options_.eval_idx;
+    }
+    // The eval layer's outputs from the selected queries.
+    DecoderOutput decode(const QuerySelection& q, const std::vector<torch::Tensor>& values);
+    // The projected maps flattened and joined: memory (B, Σ H·W, hidden), and each map's (H, W).
+    torch::Tensor project(const std::vector<torch::Tensor>& feats, std::vector<std::array<int64_t, 2>>& shapes);
+    GridAnchors anchors(const std::vector<std::array<int64_t, 2>>& shapes, const torch::Tensor& memory);
 
     DecoderOptions options_;
     torch::nn::ModuleList input_proj{nullptr}, decoder_layers{nullptr}, dec_score_head{nullptr}, dec_bbox_head{nullptr};
-    std::vector<torch::nn::Sequential> projections_;
+    ConvBnProjections projections_;
+    ConstantTableCache anchor_tables_;
     std::vector<TransformerDecoderLayer> layers_;
     std::vector<torch::nn::Linear> score_heads_;
     std::vector<MLP> bbox_heads_;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "models/constant_tables.h"
+#include "graphs/concurrent_branches.h"
 
 namespace libreyolo::models::rtdetr {
 namespace F = torch::nn::functional;
@@ -10,10 +10,10 @@ namespace F = torch::nn::functional;
 HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o) {
     input_proj = register_module("input_proj", torch::nn::ModuleList());
     for (const int64_t in : o.in_channels) {
-        projections_.push_back(
+        projections_.add(
             torch::nn::Sequential(torch::nn::Conv2d(torch::nn::Conv2dOptions(in, o.hidden_dim, 1).bias(false)),
                                   torch::nn::BatchNorm2d(o.hidden_dim)));
-        input_proj->push_back(projections_.back());
+        input_proj->push_back(projections_.at(projections_.size() - 1));
     }
     // LibreYOLO's TransformerEncoder stack: encoder[i].layers[j]; RT-DETR uses one layer on one map.
     encoder = register_module("encoder", torch::nn::ModuleList());
@@ -41,16 +41,38 @@ HybridEncoderImpl::HybridEncoderImpl(const HybridEncoderOptions& o) : options_(o
     }
 }
 
+torch::Tensor HybridEncoderImpl::aifi(const torch::Tensor& map) {
+    const int64_t h = map.size(2), w = map.size(3);
+    const torch::Tensor tokens = map.flatten(2).permute({0, 2, 1});
+    const auto position = [&] {
+        return sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
+    };
+    // The fused copy keeps the table in the tokens' dtype: the layer's cast is then no kernel.
+    const torch::Tensor pos =
+        projections_.folded()
+            ? position_tables_
+                  .get(std::to_string(h) + "x" + std::to_string(w) + " " + c10::toString(tokens.scalar_type()) + " " +
+                           tokens.device().str(),
+                       tokens.device(), [&] { return std::vector<torch::Tensor>{position().to(tokens.scalar_type())}; })
+                  .front()
+            : position();
+    const torch::Tensor out = aifi_(tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w});
+    // The tokens already are a channels-last map: the fused copy keeps them so, no copy, and its
+    // convolutions read them as they are.
+    return projections_.folded() ? out.contiguous(torch::MemoryFormat::ChannelsLast) : out.contiguous();
+}
+
 std::vector<torch::Tensor> HybridEncoderImpl::forward(const std::vector<torch::Tensor>& feats) {
     TORCH_CHECK(feats.size() == 3, "the hybrid encoder takes three feature maps, got ", feats.size());
-    std::vector<torch::Tensor> proj;
-    for (std::size_t i = 0; i < 3; ++i) proj.push_back(projections_[i]->forward(feats[i]));
-
-    // AIFI on the stride-32 map.
-    const int64_t h = proj[2].size(2), w = proj[2].size(3);
-    const torch::Tensor tokens = proj[2].flatten(2).permute({0, 2, 1});
-    const torch::Tensor pos = sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
-    proj[2] = aifi_(tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w}).contiguous();
+    std::vector<torch::Tensor> proj(3);
+    if (projections_.folded()) {
+        graphs::run_concurrently(feats[2].device(), {[&] { return proj[2] = aifi(projections_.forward(2, feats[2])); },
+                                                     [&] { return proj[1] = projections_.forward(1, feats[1]); },
+                                                     [&] { return proj[0] = projections_.forward(0, feats[0]); }});
+    } else {
+        for (std::size_t i = 0; i < 3; ++i) proj[i] = projections_.forward(i, feats[i]);
+        proj[2] = aifi(proj[2]);  // AIFI on the stride-32 map
+    }
 
     // Top-down FPN: inner[0] is the finest map built so far.
     std::vector<torch::Tensor> inner = {proj[2]};

@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "models/constant_tables.h"
+#include "models/conv_bn_projections.h"
 #include "models/detr_encoder_blocks.h"
+#include "nn/batch_norm_folding.h"
 
 namespace libreyolo::onnx {
 class Graph;
@@ -29,7 +32,10 @@ struct HybridEncoderOptions {
     double pe_temperature = 10000;
 };
 
-class HybridEncoderImpl : public torch::nn::Module {
+// Folded (the fused copy): its input projections are conv_bias_act calls, the two finer ones beside
+// AIFI on the coarsest (graphs/concurrent_branches.h), and the position embedding is built once per
+// size (ConstantTableCache).
+class HybridEncoderImpl : public torch::nn::Module, public nn::BatchNormFoldable {
 public:
     explicit HybridEncoderImpl(const HybridEncoderOptions& options);
     // feats: strides 8, 16, 32 from the backbone. Returns three hidden_dim maps, same strides.
@@ -37,13 +43,17 @@ public:
     // forward() as ONNX nodes on the backbone's maps of height × width images.
     std::vector<std::string> emit_onnx(onnx::Graph& g, const std::vector<std::string>& feats, int64_t height,
                                        int64_t width);
+    void fold_batch_norm() override { projections_.fold(); }
 
 private:
+    // AIFI over the stride-32 map (B, hidden_dim, h, w), same shape back.
+    torch::Tensor aifi(const torch::Tensor& map);
     HybridEncoderOptions options_;
     torch::nn::ModuleList input_proj{nullptr}, encoder{nullptr}, lateral_convs{nullptr}, fpn_blocks{nullptr},
         downsample_convs{nullptr}, pan_blocks{nullptr};
-    std::vector<torch::nn::Sequential> projections_;
+    ConvBnProjections projections_;
     TransformerEncoderLayer aifi_{nullptr};  // encoder[0].layers[0]
+    ConstantTableCache position_tables_;
     std::vector<ConvNormLayer> laterals_, downsamples_;
     std::vector<CSPRepLayer> fpns_, pans_;
 };

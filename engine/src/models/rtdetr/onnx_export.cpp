@@ -19,12 +19,14 @@ using onnx::slice;
 namespace {
 
 // Sequential(Conv2d, BatchNorm2d): the input projections of the encoder ("0", "1") and the
-// decoder ("conv", "norm").
-std::string projection(Graph& g, const torch::nn::Sequential& p, const std::string& name, const std::string& x) {
-    const auto children = p->named_children();
+// decoder ("conv", "norm"); once folded, the convolution alone.
+std::string projection(Graph& g, const ConvBnProjections& projections, std::size_t i, const std::string& name,
+                       const std::string& x) {
+    const auto children = projections.at(i)->named_children();
     const std::string conv = name + "." + children[0].key(), norm = name + "." + children[1].key();
-    return onnx::batch_norm(g, *children[1].value()->as<torch::nn::BatchNorm2dImpl>(), norm,
-                            onnx::conv2d(g, *children[0].value()->as<torch::nn::Conv2dImpl>(), conv, x));
+    const std::string y = onnx::conv2d(g, *children[0].value()->as<torch::nn::Conv2dImpl>(), conv, x);
+    if (projections.folded()) return y;
+    return onnx::batch_norm(g, *children[1].value()->as<torch::nn::BatchNorm2dImpl>(), norm, y);
 }
 
 // (B, C, H, W) → (B, H·W, C).
@@ -81,7 +83,7 @@ std::vector<std::string> HybridEncoderImpl::emit_onnx(Graph& g, const std::vecto
     const int64_t c = options_.hidden_dim;
     std::vector<std::string> proj;
     for (std::size_t i = 0; i < 3; ++i)
-        proj.push_back(projection(g, projections_[i], "encoder.input_proj." + std::to_string(i), feats[i]));
+        proj.push_back(projection(g, projections_, i, "encoder.input_proj." + std::to_string(i), feats[i]));
 
     // AIFI on the stride-32 map, with its constant sin-cos position embedding.
     const int64_t h = height / 32, w = width / 32;
@@ -243,7 +245,7 @@ std::array<std::string, 2> RTDETRTransformerImpl::emit_onnx(Graph& g, const std:
         const int64_t stride = int64_t{8} << i, h = height / stride, w = width / stride;
         shapes.push_back({h, w});
         cells += h * w;
-        flat.push_back(to_tokens(g, projection(g, projections_[i], "decoder.input_proj." + std::to_string(i), feats[i]),
+        flat.push_back(to_tokens(g, projection(g, projections_, i, "decoder.input_proj." + std::to_string(i), feats[i]),
                                  c, h * w, "decoder.memory" + std::to_string(i)));
     }
     if (cells < queries)

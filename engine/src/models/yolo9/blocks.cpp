@@ -1,6 +1,7 @@
 #include "models/yolo9/blocks.h"
 
 #include "graphs/concurrent_branches.h"
+#include "kernels/pool_slots.h"
 #include "nn/flop_counter.h"
 
 namespace libreyolo::models::yolo9 {
@@ -27,30 +28,15 @@ RepConvNImpl::RepConvNImpl(int64_t in, int64_t out) {
 }
 
 torch::Tensor RepConvNImpl::forward(const torch::Tensor& x) {
-    if (merged_) {
-        const torch::Tensor y =
-            kernels::conv_bias_act(x, merged_weight_, merged_bias_, *merged_, kernels::ConvActivation::SiLU);
-        nn::count_conv_flops(*conv1->conv, y);
-        return y;
-    }
+    if (merged_.merged()) return merged_.forward(x, kernels::ConvActivation::SiLU, *conv1->conv);
     // LibreYOLO adds a literal 0 for the missing identity branch; x + 0 is x, bit for bit.
     return torch::silu(conv1(x) + conv2(x));
 }
 
 void RepConvNImpl::merge_branches() {
-    if (merged_) return;
-    torch::NoGradGuard no_grad;
     conv1->fold_batch_norm();
     conv2->fold_batch_norm();
-    const auto& k3 = *conv1->conv;
-    const auto& k1 = *conv2->conv;
-    const auto dtype = k3.weight.scalar_type();
-    const torch::Tensor weight =
-        k3.weight.to(torch::kFloat64) + F::pad(k1.weight.to(torch::kFloat64), F::PadFuncOptions({1, 1, 1, 1}));
-    const torch::Tensor bias = k3.bias.to(torch::kFloat64) + k1.bias.to(torch::kFloat64);
-    merged_weight_ = register_buffer("merged_weight", weight.to(dtype));
-    merged_bias_ = register_buffer("merged_bias", bias.to(dtype));
-    merged_ = kernels::conv_geometry(k3);
+    merged_.merge(*this, *conv1->conv, *conv2->conv);
 }
 
 RepNBottleneckImpl::RepNBottleneckImpl(int64_t in, int64_t out) : add_(in == out) {
@@ -156,8 +142,10 @@ torch::Tensor RepNCSPELANImpl::forward_in_place(const torch::Tensor& x) {
 }
 
 namespace {
-// avg_pool2d(x, 2, 1, 0, ceil_mode=False, count_include_pad=True), LibreYOLO's pre-pool.
-torch::Tensor smooth(const torch::Tensor& x) {
+// avg_pool2d(x, 2, 1, 0, ceil_mode=False, count_include_pad=True), LibreYOLO's pre-pool; the fused
+// copy's through the avg_pool_2x2 slot (the same values).
+torch::Tensor smooth(const torch::Tensor& x, bool fused) {
+    if (fused) return kernels::avg_pool_2x2_slot()(x);
     return F::avg_pool2d(x, F::AvgPool2dFuncOptions(2).stride(1).padding(0).ceil_mode(false).count_include_pad(true));
 }
 }  // namespace
@@ -167,7 +155,7 @@ AConvImpl::AConvImpl(int64_t in, int64_t out) {
 }
 
 torch::Tensor AConvImpl::forward(const torch::Tensor& x) {
-    return cv(smooth(x));
+    return cv(smooth(x, cv->folded()));
 }
 
 ADownImpl::ADownImpl(int64_t in, int64_t out) {
@@ -177,14 +165,14 @@ ADownImpl::ADownImpl(int64_t in, int64_t out) {
 
 torch::Tensor ADownImpl::forward(const torch::Tensor& x) {
     if (cv1->folded()) return forward_in_place(x);
-    std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
+    std::vector<torch::Tensor> halves = smooth(x, false).chunk(2, 1);
     torch::Tensor a = cv1(halves[0]);
     torch::Tensor b = cv2(F::max_pool2d(halves[1], F::MaxPool2dFuncOptions(3).stride(2).padding(1)));
     return torch::cat({a, b}, 1);
 }
 
 torch::Tensor ADownImpl::forward_in_place(const torch::Tensor& x) {
-    const std::vector<torch::Tensor> halves = smooth(x).chunk(2, 1);
+    const std::vector<torch::Tensor> halves = smooth(x, true).chunk(2, 1);
     const int64_t a = out_channels(cv1), b = out_channels(cv2);
     const std::vector<int64_t> size = kernels::conv_output_shape(halves[0], cv1->conv->weight, *cv1->folded_geometry());
     const torch::Tensor buffer = concat_buffer(x, a + b, size[2], size[3]);
@@ -212,10 +200,19 @@ SPPELANImpl::SPPELANImpl(int64_t in, int64_t neck, int64_t out) {
 }
 
 torch::Tensor SPPELANImpl::forward(const torch::Tensor& x) {
+    if (cv5->folded()) return forward_in_place(x);
     std::vector<torch::Tensor> features{cv1(x)};
     for (int i = 0; i < 3; ++i)
         features.push_back(F::max_pool2d(features.back(), F::MaxPool2dFuncOptions(5).stride(1).padding(2)));
     return cv5(torch::cat(features, 1));
+}
+
+// cv1 writes the first part of the concatenation's buffer, the spp_max_pool slot the three pools.
+torch::Tensor SPPELANImpl::forward_in_place(const torch::Tensor& x) {
+    const int64_t neck = out_channels(cv1);
+    const torch::Tensor buffer = concat_buffer(x, 4 * neck, x.size(2), x.size(3));
+    cv1->forward_into(x, buffer.slice(1, 0, neck));
+    return cv5(kernels::spp_max_pool_slot()(buffer, neck));
 }
 
 }  // namespace libreyolo::models::yolo9

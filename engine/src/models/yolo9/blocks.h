@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "models/conv_bn_silu.h"
+#include "models/merged_convolution.h"
 #include "quant/quant_conv2d.h"
 
 namespace libreyolo::models::yolo9 {
@@ -24,13 +25,12 @@ public:
     // The folded 1x1 branch padded into the folded 3x3 one: one convolution, one conv_bias_act call.
     void merge_branches() override;
     Conv conv1{nullptr}, conv2{nullptr};
-    const std::optional<kernels::ConvGeometry>& merged_geometry() const { return merged_; }
-    const torch::Tensor& merged_weight() const { return merged_weight_; }
-    const torch::Tensor& merged_bias() const { return merged_bias_; }
+    const std::optional<kernels::ConvGeometry>& merged_geometry() const { return merged_.geometry(); }
+    const torch::Tensor& merged_weight() const { return merged_.weight(); }
+    const torch::Tensor& merged_bias() const { return merged_.bias(); }
 
 private:
-    std::optional<kernels::ConvGeometry> merged_;  // set once merged
-    torch::Tensor merged_weight_, merged_bias_;    // buffers, so they follow the copy's layout
+    MergedConvolution merged_;
 };
 TORCH_MODULE(RepConvN);
 
@@ -115,6 +115,9 @@ public:
     SPPELANImpl(int64_t in, int64_t neck, int64_t out);
     torch::Tensor forward(const torch::Tensor& x);
     Conv cv1{nullptr}, cv5{nullptr};
+
+private:
+    torch::Tensor forward_in_place(const torch::Tensor& x);
 };
 TORCH_MODULE(SPPELAN);
 
