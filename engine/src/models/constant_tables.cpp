@@ -20,6 +20,12 @@ torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim,
     return torch::cat({out_w.sin(), out_w.cos(), out_h.sin(), out_h.cos()}, 1).unsqueeze(0);
 }
 
+std::string ConstantTableCache::key(const torch::Tensor& like, const std::vector<int64_t>& sizes) {
+    std::string text = std::string(c10::toString(like.scalar_type())).append(" ").append(like.device().str());
+    for (const int64_t size : sizes) text.append(" ").append(std::to_string(size));
+    return text;
+}
+
 std::vector<torch::Tensor> ConstantTableCache::get(const std::string& key, const torch::Device& device,
                                                    const Build& build) {
     const std::lock_guard lock(mutex_);

@@ -30,6 +30,8 @@ torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim,
 class ConstantTableCache {
 public:
     using Build = std::function<std::vector<torch::Tensor>()>;
+    // The key of tables built for `like`'s dtype and device at these sizes.
+    static std::string key(const torch::Tensor& like, const std::vector<int64_t>& sizes);
     std::vector<torch::Tensor> get(const std::string& key, const torch::Device& device, const Build& build);
 
 private:

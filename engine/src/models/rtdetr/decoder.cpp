@@ -170,12 +170,13 @@ GridAnchors RTDETRTransformerImpl::anchors(const std::vector<std::array<int64_t,
                                            const torch::Tensor& memory) {
     if (!projections_.folded()) return grid_anchors(shapes, memory, INFINITY);
     // The fused copy keeps them in memory's dtype, the form select_queries reads.
-    std::string key = std::string(c10::toString(memory.scalar_type())) + " " + memory.device().str();
-    for (const auto& [h, w] : shapes) key.append(" ").append(std::to_string(h)).append("x").append(std::to_string(w));
-    const std::vector<torch::Tensor> tables = anchor_tables_.get(key, memory.device(), [&] {
-        const GridAnchors a = grid_anchors(shapes, memory, INFINITY);
-        return std::vector<torch::Tensor>{a.logits.to(memory.scalar_type()), a.valid.to(memory.scalar_type())};
-    });
+    std::vector<int64_t> sizes;
+    for (const auto& [h, w] : shapes) sizes.insert(sizes.end(), {h, w});
+    const std::vector<torch::Tensor> tables =
+        anchor_tables_.get(ConstantTableCache::key(memory, sizes), memory.device(), [&] {
+            const GridAnchors a = grid_anchors(shapes, memory, INFINITY);
+            return std::vector<torch::Tensor>{a.logits.to(memory.scalar_type()), a.valid.to(memory.scalar_type())};
+        });
     return {tables[0], tables[1]};
 }
 

@@ -48,14 +48,13 @@ torch::Tensor HybridEncoderImpl::aifi(const torch::Tensor& map) {
         return sincos_position_embedding(w, h, options_.hidden_dim, options_.pe_temperature, tokens);
     };
     // The fused copy keeps the table in the tokens' dtype: the layer's cast is then no kernel.
-    const torch::Tensor pos =
-        projections_.folded()
-            ? position_tables_
-                  .get(std::to_string(h) + "x" + std::to_string(w) + " " + c10::toString(tokens.scalar_type()) + " " +
-                           tokens.device().str(),
-                       tokens.device(), [&] { return std::vector<torch::Tensor>{position().to(tokens.scalar_type())}; })
-                  .front()
-            : position();
+    const auto kept = [&] {
+        return position_tables_
+            .get(ConstantTableCache::key(tokens, {h, w}), tokens.device(),
+                 [&] { return std::vector<torch::Tensor>{position().to(tokens.scalar_type())}; })
+            .front();
+    };
+    const torch::Tensor pos = projections_.folded() ? kept() : position();
     const torch::Tensor out = aifi_(tokens, pos).permute({0, 2, 1}).reshape({-1, options_.hidden_dim, h, w});
     // The tokens already are a channels-last map: the fused copy keeps them so, no copy, and its
     // convolutions read them as they are.
