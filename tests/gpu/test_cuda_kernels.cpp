@@ -105,7 +105,7 @@ private Q_SLOTS:
     void poolCudaKernelsMatchTheirReferencesExactly() {
         torch::manual_seed(0);
         for (const auto dtype : {torch::kFloat32, torch::kFloat16, torch::kBFloat16})
-            for (const auto [h, w] : {std::pair{20, 20}, std::pair{1, 1}, std::pair{7, 13}, std::pair{40, 33}}) {
+            for (const auto& [h, w] : {std::pair{20, 20}, std::pair{1, 1}, std::pair{7, 13}, std::pair{40, 33}}) {
                 const int64_t c = 24;
                 const QString what = QString("%1 %2x%3").arg(c10::toString(dtype)).arg(h).arg(w);
                 const auto options = torch::TensorOptions().device(torch::kCUDA).dtype(dtype);

@@ -1,7 +1,7 @@
 #pragma once
 // The pools of YOLOv9's fused inference copy, as slots: LibTorch's channels-last pooling kernels
-// give few threads to a small map (SPPELAN's 5x5 max pools took 26 µs each on an H200 at 20x20,
-// docs/fuse-bench.md), where one thread per output value takes a few.
+// give few threads to a small map (SPPELAN's three 5x5 max pools took 80 µs on an H200 at 20x20;
+// one thread per output value of the three, 15 µs: docs/fuse-bench.md).
 //  - spp_max_pool: SPPELAN's three cascaded 5x5 max pools (stride 1, padding 2) written in place
 //    into their parts of the block's concatenation buffer (B, 4c, H, W), whose first c channels are
 //    the input. Reference: three max_pool2d calls, each on the previous part, as the eager network

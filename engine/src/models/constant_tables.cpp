@@ -26,8 +26,7 @@ std::string ConstantTableCache::key(const torch::Tensor& like, const std::vector
     return text;
 }
 
-std::vector<torch::Tensor> ConstantTableCache::get(const std::string& key, const torch::Device& device,
-                                                   const Build& build) {
+std::vector<torch::Tensor> ConstantTableCache::get(const std::string& key, const Build& build) {
     const std::lock_guard lock(mutex_);
     if (const auto found = tables_.find(key); found != tables_.end()) return found->second;
     // Ordinary tensors even when the first call runs in inference mode: a later call with autograd
@@ -35,8 +34,8 @@ std::vector<torch::Tensor> ConstantTableCache::get(const std::string& key, const
     const c10::InferenceMode normal_tensors(false);
     torch::NoGradGuard no_grad;
     std::vector<torch::Tensor> tables = build();
-    const bool capturing =
-        device.is_cuda() && c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
+    const bool capturing = !tables.empty() && tables.front().is_cuda() &&
+                           c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
     if (capturing) return tables;
     if (tables_.size() >= 16) tables_.clear();
     return tables_[key] = tables;

@@ -1,5 +1,5 @@
 #pragma once
-// Constant tables the DETR families build from a feature map's size rather than learn.
+// Constant tables the models build from a feature map's size rather than learn.
 #include <torch/torch.h>
 
 #include <functional>
@@ -21,18 +21,19 @@ torch::Dtype constant_table_dtype(torch::Dtype compute);
 torch::Tensor sincos_position_embedding(int64_t w, int64_t h, int64_t embed_dim, double temperature,
                                         const torch::Tensor& like);
 
-// Tables built from sizes alone, kept by a module of the fused inference copy so that its graphed
-// forward launches none of their kernels: built on the first use of a key (sizes, dtype, device) and
+// Tables built from sizes alone, kept by the module that uses them so that its graphed forward
+// launches none of their kernels: built on the first use of a key (sizes, dtype, device) and
 // returned as they are afterwards, the values of a fresh build bit for bit. Built inside a CUDA-graph
 // capture, whose kernels have not run yet, a table is used but not kept. At most 16 keys are kept
-// (many input sizes keep the memory bounded). The eager network builds its tables on each call, as
-// LibreYOLO does.
+// (many input sizes keep the memory bounded). YOLOv9's head keeps its DFL anchors so; the DETR
+// families' eager networks build their tables on each call, as LibreYOLO does, and only their fused
+// copies keep them.
 class ConstantTableCache {
 public:
     using Build = std::function<std::vector<torch::Tensor>()>;
     // The key of tables built for `like`'s dtype and device at these sizes.
     static std::string key(const torch::Tensor& like, const std::vector<int64_t>& sizes);
-    std::vector<torch::Tensor> get(const std::string& key, const torch::Device& device, const Build& build);
+    std::vector<torch::Tensor> get(const std::string& key, const Build& build);
 
 private:
     std::mutex mutex_;

@@ -25,8 +25,8 @@ __device__ Position position(std::int64_t index, int channels, int width, int he
 }
 
 // Each row of the 13x13 window first (its 5-, 9- and 13-wide maxima), then the rows; both loops
-// unrolled, so that the window's loads are in flight together rather than one after another (the
-// loop form waited on each load: 37 µs on a 20x20 map, against a few).
+// unrolled, so that the window's loads are in flight together rather than one after another (on an
+// H200 at 20x20: 37 µs as a loop that waited on each load, 15 µs unrolled).
 template <class T>
 __global__ void spp_max_pool_kernel(PoolLaunch p, std::int64_t total) {
     const std::int64_t index = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

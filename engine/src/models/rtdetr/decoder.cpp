@@ -172,11 +172,10 @@ GridAnchors RTDETRTransformerImpl::anchors(const std::vector<std::array<int64_t,
     // The fused copy keeps them in memory's dtype, the form select_queries reads.
     std::vector<int64_t> sizes;
     for (const auto& [h, w] : shapes) sizes.insert(sizes.end(), {h, w});
-    const std::vector<torch::Tensor> tables =
-        anchor_tables_.get(ConstantTableCache::key(memory, sizes), memory.device(), [&] {
-            const GridAnchors a = grid_anchors(shapes, memory, INFINITY);
-            return std::vector<torch::Tensor>{a.logits.to(memory.scalar_type()), a.valid.to(memory.scalar_type())};
-        });
+    const std::vector<torch::Tensor> tables = anchor_tables_.get(ConstantTableCache::key(memory, sizes), [&] {
+        const GridAnchors a = grid_anchors(shapes, memory, INFINITY);
+        return std::vector<torch::Tensor>{a.logits.to(memory.scalar_type()), a.valid.to(memory.scalar_type())};
+    });
     return {tables[0], tables[1]};
 }
 

@@ -50,7 +50,7 @@ torch::Tensor HybridEncoderImpl::aifi(const torch::Tensor& map) {
     // The fused copy keeps the table in the tokens' dtype: the layer's cast is then no kernel.
     const auto kept = [&] {
         return position_tables_
-            .get(ConstantTableCache::key(tokens, {h, w}), tokens.device(),
+            .get(ConstantTableCache::key(tokens, {h, w}),
                  [&] { return std::vector<torch::Tensor>{position().to(tokens.scalar_type())}; })
             .front();
     };

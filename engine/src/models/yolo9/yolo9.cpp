@@ -1,7 +1,5 @@
 #include "models/yolo9/yolo9.h"
 
-#include <c10/cuda/CUDAGraphsC10Utils.h>
-
 #include "graphs/concurrent_branches.h"
 #include "kernels/decode_topk_slot.h"
 #include "nn/flop_counter.h"
@@ -153,23 +151,13 @@ std::vector<torch::Tensor> DDetectImpl::forward_raw(const std::array<torch::Tens
 }
 
 kernels::DflAnchors DDetectImpl::anchor_grid(const std::vector<torch::Tensor>& raw) {
-    const auto dtype = raw[0].scalar_type();
-    const auto device = raw[0].device();
-    std::string key = std::string(c10::toString(dtype)) + " " + device.str();
-    for (const torch::Tensor& level : raw)
-        key += " " + std::to_string(level.size(2)) + "x" + std::to_string(level.size(3));
-    if (const auto found = anchor_grids_.find(key); found != anchor_grids_.end()) return found->second;
-    if (anchor_grids_.size() >= 16) anchor_grids_.clear();  // many input sizes: keep the memory bounded
-
-    // Ordinary tensors even when the first call runs in inference mode: a later call with autograd
-    // on may save them for backward.
-    const c10::InferenceMode normal_tensors(false);
-    torch::NoGradGuard no_grad;
-    kernels::DflAnchors grid = kernels::dfl_anchors(raw, dfl_head().strides, reg_max_);
-    const bool capturing =
-        device.is_cuda() && c10::cuda::currentStreamCaptureStatusMayInitCtx() != c10::cuda::CaptureStatus::None;
-    if (!capturing) anchor_grids_[key] = grid;
-    return grid;
+    std::vector<int64_t> sizes;
+    for (const torch::Tensor& level : raw) sizes.insert(sizes.end(), {level.size(2), level.size(3)});
+    const std::vector<torch::Tensor> grid = anchor_grids_.get(ConstantTableCache::key(raw[0], sizes), [&] {
+        const kernels::DflAnchors a = kernels::dfl_anchors(raw, dfl_head().strides, reg_max_);
+        return std::vector<torch::Tensor>{a.points, a.strides, a.project};
+    });
+    return {grid[0], grid[1], grid[2]};
 }
 
 torch::Tensor DDetectImpl::decode(const std::vector<torch::Tensor>& raw) {

@@ -2,12 +2,12 @@
 // LibreYOLO9Model: backbone, PAN neck and the DDetect head, with LibreYOLO's key names
 // (backbone.*, neck.*, head.cv2|cv3).
 #include <array>
-#include <map>
 #include <string>
 #include <utility>
 
 #include "kernels/decode_topk_slot.h"
 #include "kernels/dfl_decode.h"
+#include "models/constant_tables.h"
 #include "models/yolo9/blocks.h"
 #include "models/yolo9/config.h"
 #include "nn/detector.h"
@@ -77,10 +77,9 @@ private:
     std::array<double, 3> strides_{8, 16, 32};
 
     // The anchors of the levels' sizes, dtype and device (kernels/dfl_decode.h) as LibreYOLO computes them
-    // on each call, but once, so that a graphed forward launches none of their kernels (never stored
-    // from inside a capture, whose kernels have not run yet).
+    // on each call, but once (ConstantTableCache), so that a graphed forward launches none of their kernels.
     kernels::DflAnchors anchor_grid(const std::vector<torch::Tensor>& raw);
-    std::map<std::string, kernels::DflAnchors> anchor_grids_;
+    ConstantTableCache anchor_grids_;
 };
 TORCH_MODULE(DDetect);
 
