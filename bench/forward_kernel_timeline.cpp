@@ -133,10 +133,10 @@ int main(int argc, char** argv) {
                 const double offset_us = (e.start_ns - k.front().start_ns) / 1e3, us = (e.end_ns - e.start_ns) / 1e3;
                 if (json)
                     std::printf(
-                        "{\"kind\": \"kernel\", \"model\": \"%s\", \"fuse\": %s, \"offset_us\": %.2f, "
-                        "\"us\": %.2f, \"stream\": %lld, \"name\": \"%s\"}\n",
-                        name.c_str(), fuse ? "true" : "false", offset_us, us, static_cast<long long>(e.stream),
-                        json_escaped(e.name).c_str());
+                        "{\"kind\": \"kernel\", \"model\": \"%s\", \"dtype\": \"%s\", \"batch\": %d, "
+                        "\"fuse\": %s, \"offset_us\": %.2f, \"us\": %.2f, \"stream\": %lld, \"name\": \"%s\"}\n",
+                        name.c_str(), args["dtype"].c_str(), batch, fuse ? "true" : "false", offset_us, us,
+                        static_cast<long long>(e.stream), json_escaped(e.name).c_str());
                 else
                     std::printf("  %9.2f %7.2f s%-3lld %s\n", offset_us, us, static_cast<long long>(e.stream),
                                 e.name.substr(0, 140).c_str());

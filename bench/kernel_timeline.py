@@ -32,7 +32,9 @@ def main() -> int:
                    f"{s['span_us']:.1f} | {s['kernel_us']:.1f} | {s['busy_us']:.1f} | {s['idle_us']:.1f} | "
                    f"{s['streams']} |")
     for s in summaries:
-        kernels = [r for r in rows if r["kind"] == "kernel" and r["model"] == s["model"] and r["fuse"] == s["fuse"]]
+        run = (s["model"], s["dtype"], s["batch"], s["fuse"])
+        kernels = [r for r in rows if r["kind"] == "kernel" and
+                   (r["model"], r.get("dtype", s["dtype"]), r.get("batch", s["batch"]), r["fuse"]) == run]
         by = collections.defaultdict(list)
         for k in kernels:
             by[category(k["name"])].append(k["us"])

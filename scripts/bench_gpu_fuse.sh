@@ -9,7 +9,8 @@
 # importable (scripts/make-bench-wheels.sh). Writes $OUT/fuse-bench.md (copied to docs/ by hand).
 # MODELS (yolo9-t,yolo9-c,rtdetr-r18), REFERENCE_PASS=0 (skip the reference route's rows),
 # AUTOTUNE_PASS=0 (skip the untimed heuristic engine's rows), PROFILE_MODELS ("yolo9-t yolo9-c"; empty skips the profile)
-# and TIMELINE_MODELS (yolo9-t,rtdetr-r18; empty skips the kernel timeline) shorten a run.
+# and TIMELINE_MODELS (yolo9-t,rtdetr-r18; empty skips the kernel timeline) shorten a run; TIMELINE_BATCHES
+# ("1"; e.g. "1 8") the batch sizes the timeline profiles.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-build-gpu/out}"
@@ -34,9 +35,11 @@ fi
 # and off: TIMELINE_MODELS (yolo9-t,rtdetr-r18; empty skips it).
 : > "$OUT/timeline.jsonl"
 if [[ -n ${TIMELINE_MODELS-yolo9-t,rtdetr-r18} ]]; then
-  for fuse in 1 0; do
-    build-gpu/bin/bench_forward_kernel_timeline models="${TIMELINE_MODELS-yolo9-t,rtdetr-r18}" fuse=$fuse --json \
-      >> "$OUT/timeline.jsonl" 2>>"$OUT/fuse-bench.log"
+  for batch in ${TIMELINE_BATCHES:-1}; do
+    for fuse in 1 0; do
+      build-gpu/bin/bench_forward_kernel_timeline models="${TIMELINE_MODELS-yolo9-t,rtdetr-r18}" batch=$batch \
+        fuse=$fuse --json >> "$OUT/timeline.jsonl" 2>>"$OUT/fuse-bench.log"
+    done
   done
   PYTHONPATH=bench "$PY" bench/kernel_timeline.py "$OUT/timeline.jsonl" --top 20 > "$OUT/timeline.md" || true
 fi
