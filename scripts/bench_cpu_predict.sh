@@ -24,10 +24,12 @@ runs, rows = sys.argv[1], [json.loads(r) for r in sys.argv[2:]]
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 flags = next((l for l in open("/proc/cpuinfo") if l.startswith("flags")), "")
 isa = "AVX-512" if " avx512f" in flags else "AVX2" if " avx2" in flags else "SSE"
-lines = [
+# The record keeps one section per date and CPU: a run replaces its own section, not the others'.
+heading = f"## {datetime.date.today()}, {cpu} ({isa}), {os.cpu_count()} cores"
+intro = [
     "# CPU predict latency: YOLOv9-t, 640, batch 1",
     "",
-    f"Measured {datetime.date.today()} on {cpu} ({isa}), {os.cpu_count()} cores, by `scripts/bench_cpu_predict.sh` (RUNS={runs}).",
+    "Measured by `scripts/bench_cpu_predict.sh` (RUNS timed runs), one section per date and CPU.",
     "Median of the timed runs after 5 warm-up runs; two rounds, each running the three sides one after another.",
     "Same random weights (tests/fixtures/yolo9t_parity), same image (resources/samples/shapes.png, 640x427),",
     "conf 0.25, iou 0.45; every side uses all CPU threads. pre = letterbox + normalise of the decoded image;",
@@ -37,6 +39,12 @@ lines = [
     "The box counts differ between sides and CPUs without a numerical difference: the random weights put",
     "about 8000 of the 8400 anchors over conf 0.25 with near-equal scores, so which boxes survive NMS",
     "follows the last bits of the scores' order (the accuracy of fuse=true is tested on the trained demo model).",
+    "",
+]
+lines = [
+    heading,
+    "",
+    f"RUNS={runs}.",
     "",
     "| round | implementation | fuse | pre ms | infer ms | post ms | end-to-end ms | boxes |",
     "|---:|---|---|---:|---:|---:|---:|---:|",
@@ -56,6 +64,17 @@ lines += ["",
           f"fuse=true is {e2e(eager) / e2e(fused):.2f}x faster than fuse=false (target >= 1.3x) and takes "
           f"{e2e(fused) / e2e(theirs):.2f}x LibreYOLO's time (target <= 0.6x); fuse=false takes "
           f"{e2e(eager) / e2e(theirs):.2f}x.", ""]
-open("docs/bench-cpu-predict.md", "w").write("\n".join(lines))
+path = "docs/bench-cpu-predict.md"
+sections = {}
+if os.path.exists(path):
+    text = open(path).read()
+    for part in text.split("\n## ")[1:]:
+        title = "## " + part.split("\n", 1)[0]
+        sections[title] = ("## " + part).rstrip("\n").split("\n")
+sections[heading] = lines
+records = [l for title in sorted(sections, reverse=True) for l in sections[title] + [""]]
+tmp = path + ".tmp"
+open(tmp, "w").write("\n".join(intro + records).rstrip("\n") + "\n")
+os.replace(tmp, path)
 print("\n".join(lines))
 PY
