@@ -17,6 +17,7 @@
 
 #include "distributed/process_group.h"
 #include "support/rank_processes.h"
+#include "support/rank_statistics_check.h"
 #include "support/synthetic_shapes.h"
 
 #include "distributed/gradient_reducer.h"
@@ -86,6 +87,9 @@ private Q_SLOTS:
         QVERIFY(ranks[0].out.contains("Results saved to"));
         QVERIFY(!ranks[1].out.contains("Results saved to"));  // rank 0 speaks for the run
         QVERIFY(!ranks[1].err.contains("training yolo9-t"));
+        verify_rank_statistics(dir_.filePath("runs/two/distributed.json"), "gloo", weights_digest(ranks[0]),
+                               ranks[0].err);
+        if (QTest::currentTestFailed()) return;
 
         // The same global batches: the losses agree to float precision, and the weights after the
         // two steps differ by a small fraction of what the steps changed.

@@ -1,12 +1,16 @@
 // Distributed training with CUDA ranks on the one GPU this host has: two ranks share cuda:0
 // through gloo (LIBREYOLO_DIST_BACKEND=gloo carries CUDA tensors via the host), with AMP, the
 // GradScaler and SyncBatchNorm, and end bit-identical; NCCL, which wants a GPU per rank, either
-// runs or ends both ranks with an error, never a hang.
+// runs or ends both ranks with an error, never a hang. On a host with two GPUs, the launcher's two
+// ranks train one on each through NCCL.
 #include <QtTest/QtTest>
+
+#include <QRegularExpression>
 
 #include <chrono>
 
 #include "support/rank_processes.h"
+#include "support/rank_statistics_check.h"
 #include "support/synthetic_shapes.h"
 
 #include "libreyolo/device.h"
@@ -49,6 +53,25 @@ private Q_SLOTS:
         QVERIFY(!weights_digest(ranks[0]).isEmpty());
         QCOMPARE(weights_digest(ranks[1]), weights_digest(ranks[0]));
         QVERIFY(QFile::exists(dir_.filePath("runs/gloo/weights/last.safetensors")));
+        verify_rank_statistics(dir_.filePath("runs/gloo/distributed.json"), "gloo", weights_digest(ranks[0]),
+                               ranks[0].err);
+    }
+
+    // The launcher's ranks on two GPUs, NCCL between them (NVLink multicast left off): identical
+    // weights, and rank 0's record of both ranks' steps, waits and memory on their own GPUs.
+    void ncclBetweenTwoGpusEndsIdentical() {
+        if (libreyolo::cuda_device_count() < 2) QSKIP("one GPU here: the two-GPU case needs two");
+        QStringList two = args("nccl-two-gpus");
+        two.replaceInStrings(QRegularExpression("^device=.*"), "device=0,1");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("NCCL_NVLS_ENABLE", "0");
+        const CliRun run = run_cli(two, env);
+        QVERIFY2(run.code == 0, qPrintable(run.err));
+        QVERIFY2(run.err.contains("rank 0 of 2 on cuda:0 (nccl"), qPrintable(run.err));
+        const QString digest = weights_digest(run);
+        QVERIFY(!digest.isEmpty());
+        QCOMPARE(run.out.count("weights sha256 " + digest), qsizetype(2));
+        verify_rank_statistics(dir_.filePath("runs/nccl-two-gpus/distributed.json"), "nccl", digest, run.err);
     }
 
     void ncclOnOneGpuRunsOrFailsCleanly() {

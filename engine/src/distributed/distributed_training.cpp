@@ -1,5 +1,9 @@
 #include "distributed/distributed_training.h"
 
+#include <sys/resource.h>
+
+#include <c10/cuda/CUDACachingAllocator.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -53,12 +57,53 @@ DistributedTraining::~DistributedTraining() = default;
 
 void DistributedTraining::begin_step() {
     if (++steps_ == kill_at_step_) std::raise(SIGKILL);
+    step_started_ = std::chrono::steady_clock::now();
     if (!sync_batch_norm_) broadcast_coalesced(group_, buffers_);
     reducer_->begin_step();
 }
 
 void DistributedTraining::finish_backward() {
     reducer_->finish_step();
+}
+
+void DistributedTraining::end_step() {
+    step_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - step_started_).count();
+}
+
+namespace {
+
+std::int64_t peak_memory_bytes(const torch::Device& device) {
+    if (device.is_cuda()) {
+        const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device.index());
+        return stats.allocated_bytes[static_cast<std::size_t>(c10::CachingAllocator::StatType::AGGREGATE)].peak;
+    }
+    struct rusage usage {};
+    ::getrusage(RUSAGE_SELF, &usage);
+    return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
+}
+
+}  // namespace
+
+std::vector<RankStatistics> DistributedTraining::statistics_of_ranks() {
+    // Each rank fills its row of a zero table; the sum over the ranks is the whole table.
+    constexpr int kColumns = 4;
+    torch::Tensor table = torch::zeros({world_size(), kColumns}, torch::kFloat64);
+    table[group_.rank()] = torch::tensor({static_cast<double>(steps_), step_seconds_, reducer_->exposed_wait_seconds(),
+                                          static_cast<double>(peak_memory_bytes(device_))},
+                                         torch::kFloat64);
+    const torch::Tensor all = sum(table.to(device_)).to(torch::kCPU).contiguous();
+    const auto rows = all.accessor<double, 2>();
+    std::vector<RankStatistics> ranks;
+    for (int r = 0; r < world_size(); ++r) {
+        RankStatistics s;
+        s.rank = r;
+        s.steps = static_cast<std::int64_t>(rows[r][0]);
+        s.step_seconds = rows[r][1];
+        s.allreduce_wait_seconds = rows[r][2];
+        s.peak_memory_bytes = static_cast<std::int64_t>(rows[r][3]);
+        ranks.push_back(s);
+    }
+    return ranks;
 }
 
 torch::Tensor DistributedTraining::sum(const torch::Tensor& local) {

@@ -14,6 +14,7 @@
 
 #include "distributed/gradient_reducer.h"
 #include "distributed/process_group.h"
+#include "distributed/rank_statistics.h"
 #include "distributed/sync_batch_norm.h"
 
 namespace libreyolo::distributed {
@@ -34,12 +35,15 @@ public:
 
     void begin_step();       // before the forward
     void finish_backward();  // after backward: gradients summed into .grad
+    void end_step();         // after the step's numbers reached the host
     // Sums a small tensor of numbers over the ranks (a copy).
     torch::Tensor sum(const torch::Tensor& local);
     // Rank 0's decision, for every rank.
     bool decision_of_main(bool mine);
     // SHA-256 of the parameters' bytes; throws Error when any rank's differs from rank 0's.
     std::string verify_identical_weights();
+    // Every rank's statistics, on every rank (a collective: all ranks call it).
+    std::vector<RankStatistics> statistics_of_ranks();
 
 private:
     ProcessGroup group_;
@@ -53,6 +57,8 @@ private:
     // for the tests of a rank dying mid-run.
     int kill_at_step_ = -1;
     int steps_ = 0;
+    std::chrono::steady_clock::time_point step_started_;
+    double step_seconds_ = 0;
 };
 
 }  // namespace libreyolo::distributed

@@ -21,7 +21,10 @@ private:
 
 GradientReducer::GradientReducer(ProcessGroup& group, std::vector<torch::Tensor> parameters, std::int64_t bucket_bytes,
                                  std::int64_t first_bucket_bytes)
-    : group_(group), parameters_(std::move(parameters)), bucket_of_(parameters_.size()) {
+    : group_(group),
+      parameters_(std::move(parameters)),
+      bucket_of_(parameters_.size()),
+      exposed_wait_(parameters_.empty() ? torch::Device(torch::kCPU) : parameters_.front().device()) {
     std::int64_t filled = 0;
     for (std::size_t k = parameters_.size(); k-- > 0;) {
         const torch::Tensor& p = parameters_[k];
@@ -97,9 +100,13 @@ void GradientReducer::finish_step() {
         while (next_to_start_ < buckets_.size()) start(buckets_[next_to_start_++]);
     }
     torch::NoGradGuard no_grad;
+    exposed_wait_.begin();
     for (Bucket& b : buckets_) {
         b.pending->wait();
         b.pending.reset();
+    }
+    exposed_wait_.end();
+    for (Bucket& b : buckets_) {
         std::int64_t offset = 0;
         for (std::size_t k : b.members) {
             torch::Tensor& p = parameters_[k];

@@ -14,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "distributed/exposed_wait.h"
 #include "distributed/process_group.h"
 
 namespace libreyolo::distributed {
@@ -31,6 +32,8 @@ public:
     std::size_t buckets() const { return buckets_.size(); }
     // Buckets whose all-reduce started while backward was still running, in the last step.
     int started_during_backward() const { return started_during_backward_; }
+    // The time every step so far stood waiting for the all-reduces after backward (ExposedWait).
+    double exposed_wait_seconds() { return exposed_wait_.seconds(); }
 
 private:
     struct Bucket {
@@ -51,6 +54,7 @@ private:
     bool in_backward_ = false;
     int started_during_backward_ = 0;
     std::mutex mutex_;  // the hooks run on autograd's threads
+    ExposedWait exposed_wait_;
 };
 
 // Overwrites every tensor with rank root's, one broadcast per dtype (flattened together).

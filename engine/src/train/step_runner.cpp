@@ -67,6 +67,7 @@ StepOutcome StepRunner::run(const data::Batch& batch, int epoch, int b, const st
     p_.ema.update();
 
     StepOutcome out = read_back(loss, stop);
+    if (p_.dist) p_.dist->end_step();
     out.lr = lr;
     if (!std::isfinite(out.values[0])) {
         // Under AMP a float16 overflow is routine: the scaler skipped that step and lowers its scale.

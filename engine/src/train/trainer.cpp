@@ -3,6 +3,7 @@
 // with the graph policy and the eager fallback) and EpochCloser (validation, checkpoints,
 // results.csv, patience). Only rank 0 of a distributed run logs, validates and writes.
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -80,7 +81,8 @@ private:
     void load_data(const DatasetConfig& config);
     void start_optimizer();
     void start_graph();
-    bool train_epoch(int epoch);  // false: the run ends
+    bool train_epoch(int epoch);    // false: the run ends
+    void finish_distributed_run();  // every rank: weights checked identical; rank 0 writes distributed.json
     void report_batch(const training::StepOutcome& step, int epoch, int b, Clock::time_point step_start);
     void save_after_stop(int epoch);
     // Every event names the run's folder, so a caller learns where a numbered run went.
@@ -296,6 +298,24 @@ bool TrainingRun::train_epoch(int epoch) {
     return go_on;
 }
 
+void TrainingRun::finish_distributed_run() {
+    result_.weights_sha256 = dist_->verify_identical_weights();
+    const std::vector<distributed::RankStatistics> ranks = dist_->statistics_of_ranks();
+    if (!main_rank_) return;
+    for (const distributed::RankStatistics& r : ranks) {
+        char line[256];
+        std::snprintf(line, sizeof line,
+                      "distributed: rank %d: %lld steps in %.1f s, %.2f s (%.1f %%) waiting for the gradient "
+                      "all-reduce, peak memory %.2f GiB",
+                      r.rank, static_cast<long long>(r.steps), r.step_seconds, r.allreduce_wait_seconds,
+                      r.step_seconds > 0 ? 100 * r.allreduce_wait_seconds / r.step_seconds : 0.0,
+                      r.peak_memory_bytes / double(1 << 30));
+        log_info("train", line);
+    }
+    distributed::write_rank_statistics(folder_->path() / "distributed.json", dist_->group().backend(),
+                                       result_.weights_sha256, ranks);
+}
+
 TrainResult TrainingRun::run() {
     open_run_folder();
     const DatasetConfig config = load_dataset_config(o_.data);
@@ -310,7 +330,7 @@ TrainResult TrainingRun::run() {
     loop_start_ = Clock::now();
     for (int epoch = state_.epoch + 1; epoch <= o_.epochs; ++epoch)
         if (!train_epoch(epoch)) break;
-    if (dist_) result_.weights_sha256 = dist_->verify_identical_weights();
+    if (dist_) finish_distributed_run();
     if (std::filesystem::exists(folder_->weights("best.safetensors")))
         result_.best = folder_->weights("best.safetensors").string();
     result_.cuda_graph = graph_->status();
