@@ -104,17 +104,26 @@ private Q_SLOTS:
     // RT-DETR's fused decoder (projections folded and written into the memory, anchors kept, value
     // projections before the layers, ReLUs in the products) on the eager encoder's features: the eager
     // decoder's queries within 1e-4 of their scale, on both calls. Queries are paired first: two cells
-    // of near-equal score may be selected in the other order on another CPU's last bits.
+    // of near-equal score may be selected in the other order on another CPU's last bits. Batch 2 (the
+    // image and its mirror) writes each image's projections at the memory's batch stride.
+    void fusedRtdetrDecoderGivesTheEagerQueries_data() {
+        QTest::addColumn<int>("batch");
+        QTest::newRow("batch 1") << 1;
+        QTest::newRow("batch 2") << 2;
+    }
+
     void fusedRtdetrDecoderGivesTheEagerQueries() {
+        QFETCH(int, batch);
         const auto expected = nlohmann::json::parse(std::ifstream(kFixtures + "/rtdetr_model/detections.json"));
         Model m = Model::create("rtdetr-r18", expected["nc"].get<int>(), "cpu");
         testing::seeded_fill(*m.impl().net, expected["seed"].get<int64_t>());
-        const torch::Tensor input = io::read_safetensors(kFixtures + "/rtdetr_model/forward.safetensors")
+        const torch::Tensor image = io::read_safetensors(kFixtures + "/rtdetr_model/forward.safetensors")
                                         .tensors.at("canvas")
                                         .permute({2, 0, 1})
                                         .unsqueeze(0)
                                         .to(torch::kFloat32) /
                                     255.0;
+        const torch::Tensor input = batch == 1 ? image : torch::cat({image, image.flip(3)});
         torch::InferenceMode guard;
         auto& eager = dynamic_cast<models::rtdetr::RTDETRModelImpl&>(*m.impl().net);
         auto& fused = dynamic_cast<models::rtdetr::RTDETRModelImpl&>(m.impl().fused_network());
