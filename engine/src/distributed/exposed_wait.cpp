@@ -25,7 +25,8 @@ struct ExposedWait::CudaIntervals {
     }
 };
 
-ExposedWait::ExposedWait(const torch::Device& device) : cuda_(device.is_cuda()) {
+ExposedWait::ExposedWait(const torch::Device& device)
+    : cuda_(device.is_cuda()), device_index_(device.has_index() ? device.index() : 0) {
     if (cuda_) cuda_intervals_ = std::make_unique<CudaIntervals>();
 }
 
@@ -38,7 +39,7 @@ void ExposedWait::begin() {
     }
     seconds_ += cuda_intervals_->read(/*wait=*/false);
     cuda_intervals_->pending.emplace_back(at::cuda::CUDAEvent(cudaEventDefault), at::cuda::CUDAEvent(cudaEventDefault));
-    cuda_intervals_->pending.back().first.record(at::cuda::getCurrentCUDAStream());
+    cuda_intervals_->pending.back().first.record(at::cuda::getCurrentCUDAStream(device_index_));
 }
 
 void ExposedWait::end() {
@@ -46,7 +47,7 @@ void ExposedWait::end() {
         seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
         return;
     }
-    cuda_intervals_->pending.back().second.record(at::cuda::getCurrentCUDAStream());
+    cuda_intervals_->pending.back().second.record(at::cuda::getCurrentCUDAStream(device_index_));
 }
 
 double ExposedWait::seconds() {

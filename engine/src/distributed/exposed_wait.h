@@ -26,6 +26,7 @@ public:
 private:
     struct CudaIntervals;
     bool cuda_;
+    c10::DeviceIndex device_index_ = 0;  // the stream the waits stall is this device's current one
     std::chrono::steady_clock::time_point started_;
     double seconds_ = 0;
     std::unique_ptr<CudaIntervals> cuda_intervals_;

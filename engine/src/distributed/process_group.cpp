@@ -7,6 +7,8 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include <c10/cuda/CUDAFunctions.h>
+
 #include <csignal>
 #include <cstdlib>
 
@@ -114,6 +116,9 @@ void ignore_broken_pipes() {
 ProcessGroup::ProcessGroup(const RankInfo& rank, const torch::Device& device, std::chrono::milliseconds timeout)
     : state_(std::make_unique<State>()), rank_(rank), timeout_(timeout) {
     ignore_broken_pipes();
+    // What runs on "the current device" (NCCL's communicators, new streams and events, LibTorch's
+    // lazy CUDA context) then lands on this rank's GPU, not on GPU 0 for every rank.
+    if (device.is_cuda() && device.has_index()) c10::cuda::set_device(device.index());
     const std::string who = "rank " + std::to_string(rank.rank) + " of " + std::to_string(rank.world_size);
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(rank.master_port);
