@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <memory>
-#include <vector>
 
 namespace libreyolo::distributed {
 

@@ -14,6 +14,8 @@ struct RankStatistics {
     double step_seconds = 0;             // each step from its start to its numbers on the host, summed
     double allreduce_wait_seconds = 0;   // of which: waiting for the gradient all-reduce after backward
     std::int64_t peak_memory_bytes = 0;  // CUDA: the caching allocator's peak allocated; CPU: peak resident set
+
+    double allreduce_wait_fraction() const { return step_seconds > 0 ? allreduce_wait_seconds / step_seconds : 0.0; }
 };
 
 // The run's distributed.json (atomically): world size, backend, the weights' SHA-256 that every

@@ -308,8 +308,7 @@ void TrainingRun::finish_distributed_run() {
                       "distributed: rank %d: %lld steps in %.1f s, %.2f s (%.1f %%) waiting for the gradient "
                       "all-reduce, peak memory %.2f GiB",
                       r.rank, static_cast<long long>(r.steps), r.step_seconds, r.allreduce_wait_seconds,
-                      r.step_seconds > 0 ? 100 * r.allreduce_wait_seconds / r.step_seconds : 0.0,
-                      r.peak_memory_bytes / double(1 << 30));
+                      100 * r.allreduce_wait_fraction(), r.peak_memory_bytes / double(1 << 30));
         log_info("train", line);
     }
     distributed::write_rank_statistics(folder_->path() / "distributed.json", dist_->group().backend(),
