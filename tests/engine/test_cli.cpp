@@ -1,6 +1,7 @@
 // The `libreyolo` command line, run as a user runs it.
 #include <QtTest/QtTest>
 
+#include <caffe2/serialize/inline_container.h>
 #include <nlohmann/json.hpp>
 
 #include "io/safetensors.h"
@@ -55,6 +56,23 @@ private Q_SLOTS:
         QCOMPARE(nlohmann::json::parse(r.out.toStdString())["parameters"].get<long long>(), 25498736LL);
         r = run_cli({"info", "model=" + kWeights});
         QVERIFY(r.out.contains("source      " + kWeights));
+    }
+
+    // The file issue 43 reported: a valid torch.save archive whose data.pkl is 200,000 nested empty
+    // lists. The process must refuse it, naming the file, not crash.
+    void infoRefusesADeepPickle() {
+        std::string pickle = "\x80\x02";
+        pickle += std::string(200000, ']') + std::string(199999, 'a') + ".";
+        const QString path = dir_.filePath("deep.pt");
+        {
+            caffe2::serialize::PyTorchStreamWriter writer(path.toStdString());
+            writer.writeRecord("data.pkl", pickle.data(), pickle.size());
+            writer.writeRecord("byteorder", "little", 6);
+            writer.writeEndOfFile();
+        }
+        const Run r = run_cli({"info", "model=" + path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(path) && r.err.contains("nested more than 256"), qPrintable(r.err));
     }
 
     void predictPrintsBoxes() {

@@ -255,12 +255,45 @@ private Q_SLOTS:
             QVERIFY2(message.find(c.says) != std::string::npos && message.find(c.name) != std::string::npos,
                      qPrintable(QString("%1: %2").arg(c.name, QString::fromStdString(message))));
         }
-        // Nested deeper than the reader walks.
-        std::string deep = "\x80\x02";
-        for (int i = 0; i < 300; ++i) deep += "]";
-        for (int i = 0; i < 299; ++i) deep += "a";
-        write_archive(temp("deep.pt"), deep + ".");
-        QVERIFY(refusal(temp("deep.pt")).find("nested more than 256") != std::string::npos);
+    }
+
+    // 10^5 levels: far deeper than a recursive reader or a recursive teardown could survive. Each is
+    // refused while it is read, naming the file, and freeing what was built does not recurse deeply.
+    void deepStructuresAreRefusedWhileRead() {
+        constexpr int kLevels = 100000;
+        const auto repeat = [](const std::string& s, int n) {
+            std::string out;
+            for (int i = 0; i < n; ++i) out += s;
+            return out;
+        };
+        const auto memo_op = [](char op, uint32_t i) {  // LONG_BINPUT / LONG_BINGET with a 4-byte index
+            std::string s(1, op);
+            s.append(reinterpret_cast<const char*>(&i), sizeof i);
+            return s;
+        };
+        const auto long_binput = [&](uint32_t i) { return memo_op('r', i); };
+        const auto long_binget = [&](uint32_t i) { return memo_op('j', i); };
+        // A list built from the top down: each new list is appended to the previous one, fetched
+        // from the memo, and the innermost holds the outermost.
+        std::string cycle = "]" + long_binput(0);
+        for (uint32_t i = 1; i < kLevels; ++i) cycle += long_binget(i - 1) + "]" + long_binput(i) + "a";
+        cycle += long_binget(kLevels - 1) + long_binget(0) + "a";
+        const struct {
+            const char* name;
+            std::string pickle;
+            const char* says;
+        } cases[] = {
+            {"deep_lists.pt", repeat("]", kLevels) + repeat("a", kLevels - 1), "nested more than 256"},
+            {"deep_dicts.pt", "}" + repeat("K\x00}"s, kLevels - 1) + repeat("s", kLevels - 1), "nested more than 256"},
+            {"deep_tuples.pt", ")" + repeat("\x85", kLevels), "nested more than 256"},
+            {"deep_cycle.pt", cycle, "contains itself"},
+        };
+        for (const auto& c : cases) {
+            write_archive(temp(c.name), "\x80\x02" + c.pickle + "."s);
+            const std::string message = refusal(temp(c.name));
+            QVERIFY2(message.find(c.says) != std::string::npos && message.find(c.name) != std::string::npos,
+                     qPrintable(QString("%1: %2").arg(c.name, QString::fromStdString(message))));
+        }
     }
 
     void storagesThatDoNotHoldTheirTensorsAreRefused() {

@@ -1,10 +1,10 @@
 #include "io/restricted_pickle.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "libreyolo/errors.h"
 
@@ -43,16 +43,6 @@ public:
     Unpickler(std::string_view bytes, const std::string& source, const StorageLoader& load_storage)
         : bytes_(bytes), source_(source), load_storage_(load_storage) {}
 
-    ~Unpickler() {
-        // Break every cycle the file built (all of them when it was refused, else those the result
-        // does not reach), so that its values are freed.
-        for (auto& weak : containers_)
-            if (auto c = weak.lock(); c && (!done_ || !finished_.count(c.get()))) {
-                c->items.clear();
-                c->entries.clear();
-            }
-    }
-
     PickleRef run() {
         while (true) {
             opcode_at_ = pos_;
@@ -61,11 +51,7 @@ public:
             step(op);
         }
         if (stack_.size() != 1) fail("the pickle ends with " + std::to_string(stack_.size()) + " values, not one");
-        PickleRef root = stack_.back();
-        std::unordered_set<const PickleValue*> on_path;
-        check_acyclic(*root, 0, on_path);
-        done_ = true;
-        return root;
+        return stack_.back();
     }
 
 private:
@@ -119,10 +105,21 @@ private:
         if (stack_.size() > (1u << 24)) fail("more than 16M values on the stack");
         stack_.push_back(std::move(v));
     }
-    PickleRef container(Kind kind) {
-        PickleRef v = make(kind);
-        containers_.push_back(v);
-        return v;
+    static bool is_container(const PickleValue& v) {
+        return v.kind == Kind::List || v.kind == Kind::Tuple || v.kind == Kind::Dict;
+    }
+    // Records that child now sits inside parent; its height is final, since it can no longer change.
+    void place(PickleValue& parent, PickleValue& child) {
+        if (!is_container(child)) return;
+        if (&child == &parent) fail("a structure that contains itself");
+        child.placed = true;
+        parent.height = std::max(parent.height, child.height + 1);
+        if (parent.height > kMaxDepth) fail("containers nested more than " + std::to_string(kMaxDepth) + " deep");
+    }
+    void check_open(const PickleValue& container, const char* change) const {
+        if (container.placed)
+            fail(std::string(change) +
+                 " a container already placed inside another (how a structure that contains itself is built)");
     }
     void push_int(int64_t i) {
         PickleRef v = make(Kind::Int);
@@ -141,7 +138,8 @@ private:
         push(it->second);
     }
     void push_tuple(std::vector<PickleRef> items) {
-        PickleRef t = container(Kind::Tuple);
+        PickleRef t = make(Kind::Tuple);
+        for (const auto& item : items) place(*t, *item);
         t->items = std::move(items);
         push(t);
     }
@@ -156,10 +154,14 @@ private:
     void set_items(PickleValue& dict, const std::vector<PickleRef>& kv) {
         if (dict.kind != Kind::Dict) fail("items set on something that is not a dict");
         if (kv.size() % 2) fail("a dict's items come in pairs");
+        check_open(dict, "items set on");
+        for (const auto& v : kv) place(dict, *v);
         for (std::size_t i = 0; i < kv.size(); i += 2) dict.entries.emplace_back(kv[i], kv[i + 1]);
     }
     void append(PickleValue& list, const std::vector<PickleRef>& values) {
         if (list.kind != Kind::List) fail("items appended to something that is not a list");
+        check_open(list, "items appended to");
+        for (const auto& v : values) place(list, *v);
         list.items.insert(list.items.end(), values.begin(), values.end());
     }
 
@@ -228,7 +230,7 @@ private:
         const std::string& name = callable->text;
         if (name == "collections.OrderedDict") {
             if (args->kind != Kind::Tuple || !args->items.empty()) fail("OrderedDict built with arguments");
-            return container(Kind::Dict);
+            return make(Kind::Dict);
         }
         if (name == "torch._utils._rebuild_tensor_v2") return rebuild_tensor(args);
         if (name == "torch._utils._rebuild_parameter") {
@@ -251,10 +253,10 @@ private:
                 marks_.push_back(stack_.size());
                 return;
             case '}':
-                push(container(Kind::Dict));
+                push(make(Kind::Dict));
                 return;
             case ']':
-                push(container(Kind::List));
+                push(make(Kind::List));
                 return;
             case ')':
                 push_tuple({});
@@ -392,20 +394,6 @@ private:
         }
     }
 
-    void check_acyclic(const PickleValue& v, int depth, std::unordered_set<const PickleValue*>& on_path) {
-        if (v.items.empty() && v.entries.empty()) return;
-        if (finished_.count(&v)) return;
-        if (depth > kMaxDepth) fail("containers nested more than " + std::to_string(kMaxDepth) + " deep");
-        if (!on_path.insert(&v).second) fail("a structure that contains itself");
-        for (const auto& item : v.items) check_acyclic(*item, depth + 1, on_path);
-        for (const auto& [key, value] : v.entries) {
-            check_acyclic(*key, depth + 1, on_path);
-            check_acyclic(*value, depth + 1, on_path);
-        }
-        on_path.erase(&v);
-        finished_.insert(&v);
-    }
-
     std::string_view bytes_;
     const std::string& source_;
     const StorageLoader& load_storage_;
@@ -414,9 +402,6 @@ private:
     std::vector<std::size_t> marks_;
     std::unordered_map<uint32_t, PickleRef> memo_;
     std::map<std::string, torch::Tensor> storages_;
-    std::vector<std::weak_ptr<PickleValue>> containers_;
-    std::unordered_set<const PickleValue*> finished_;  // checked acyclic, reachable from the result
-    bool done_ = false;
 };
 
 }  // namespace

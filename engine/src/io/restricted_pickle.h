@@ -28,6 +28,10 @@ struct PickleValue {
     std::vector<PickleRef> items;                          // List, Tuple
     std::vector<std::pair<PickleRef, PickleRef>> entries;  // Dict, in insertion order
     torch::Tensor tensor;                                  // Tensor; Storage: its elements, 1-D
+    // The reader's bookkeeping for List, Tuple and Dict: how many containers deep the value nests
+    // (0 when it holds none), and whether it already sits inside another container.
+    int height = 0;
+    bool placed = false;
 };
 
 // A storage of the archive, from its persistent id ('storage', torch.<Type>Storage, key, location,
@@ -35,7 +39,10 @@ struct PickleValue {
 using StorageLoader = std::function<torch::Tensor(const std::string& key, torch::ScalarType dtype, int64_t numel)>;
 
 // The object bytes describe. source names the file in errors (FormatError with the byte offset).
-// A structure that contains itself, or containers nested deeper than 256 levels, is refused.
+// Containers nested deeper than 256 levels are refused as they are built, so no value the reader
+// makes (or frees, when it refuses a file) is deeper than that. A container that changes after it
+// was placed inside another is refused too: Python's pickler completes every container before its
+// parent takes it, and that rule alone keeps out structures that contain themselves.
 PickleRef unpickle(std::string_view bytes, const std::string& source, const StorageLoader& load_storage);
 
 }  // namespace libreyolo::io
