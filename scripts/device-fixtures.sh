@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 parked="${LIBREYOLO_PARKED_FIXTURES:-${HOME:-/root}/.cache/libreyolo-studio/parked-fixtures}"
 only_cpu_tests_read=(yolox_parity yolox_loss pt_checkpoints pt_pretrained dfine_loss dfine_model dfine_backbone
-  dfine_encoder rtdetr_model rtdetr_loss rtdetr_parts yolox_train coco_map onnx_export)
+  dfine_encoder rtdetr_model rtdetr_model_416 rtdetr_loss rtdetr_parts yolox_train coco_map onnx_export)
 case "${1:-}" in
   hide)
     mkdir -p "$parked"

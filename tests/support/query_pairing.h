@@ -10,23 +10,36 @@
 namespace libreyolo::testing {
 
 // For each of our queries, the index of the same query in LibreYOLO's outputs, per image. Every
-// decoder level keeps the order of the encoder's top-k selection, so the pairing is read once from
-// the selected encoder boxes (distinct anchors, far apart) and applied to every level. Throws when a
-// query has no unambiguous partner (a different set selected).
+// decoder level keeps the order of the encoder's top-k selection, so the pairing can be read once
+// (from the selected encoder boxes, or the outputs themselves) and applied to every level. Pairs are
+// taken nearest first, one to one; queries that agree to the last bits (cells whose features are
+// equal, as in flat image areas) may pair either way, which changes nothing a comparison sees.
+// Throws when a query has no partner within 1e-4 (a different set selected).
 inline torch::Tensor pair_queries(const torch::Tensor& ours, const torch::Tensor& theirs) {
+    constexpr double kSameQuery = 1e-4;
     std::vector<torch::Tensor> per_image;
     for (int64_t b = 0; b < ours.size(0); ++b) {
-        const torch::Tensor distance = torch::cdist(ours[b].to(torch::kFloat64), theirs[b].to(torch::kFloat64), 1);
-        const auto [nearest, index] = distance.topk(2, 1, /*largest=*/false);
-        const double worst_match = nearest.select(1, 0).max().item<double>();
-        const double closest_other = nearest.select(1, 1).min().item<double>();
-        if (!(worst_match < 1e-4 && closest_other > 10 * worst_match))
-            throw std::runtime_error("encoder queries without an unambiguous partner: worst match " +
-                                     std::to_string(worst_match) + ", closest other " + std::to_string(closest_other));
-        const torch::Tensor partner = index.select(1, 0);
-        if (std::get<0>(at::_unique(partner)).numel() != partner.numel())
-            throw std::runtime_error("two of our queries pair with the same LibreYOLO query");
-        per_image.push_back(partner);
+        const torch::Tensor distance =
+            torch::cdist(ours[b].to(torch::kFloat64), theirs[b].to(torch::kFloat64), 1).contiguous();
+        const int64_t q = distance.size(0), n = distance.size(1);
+        const torch::Tensor order = std::get<1>(distance.flatten().sort()).contiguous();
+        const double* d = distance.data_ptr<double>();
+        const int64_t* o = order.data_ptr<int64_t>();
+        std::vector<int64_t> partner(static_cast<std::size_t>(q), -1);
+        std::vector<bool> taken(static_cast<std::size_t>(n), false);
+        int64_t paired = 0;
+        for (int64_t k = 0; k < q * n && paired < q && d[o[k]] < kSameQuery; ++k) {
+            const auto i = static_cast<std::size_t>(o[k] / n), j = static_cast<std::size_t>(o[k] % n);
+            if (partner[i] < 0 && !taken[j]) {
+                partner[i] = static_cast<int64_t>(j);
+                taken[j] = true;
+                ++paired;
+            }
+        }
+        if (paired < q)
+            throw std::runtime_error(std::to_string(q - paired) + " of " + std::to_string(q) +
+                                     " queries have no partner within 1e-4 (a different set selected)");
+        per_image.push_back(torch::tensor(partner, torch::kInt64).to(ours.device()));
     }
     return torch::stack(per_image);
 }

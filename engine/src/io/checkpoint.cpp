@@ -122,8 +122,11 @@ void load_state_dict(torch::nn::Module& module, const std::map<std::string, torc
             mismatched.push_back(key + " (file " + shape_text(it->second.sizes()) + ", model " +
                                  shape_text(tensor.sizes()) + ")");
     }
+    // And the other way: a checkpoint of a network LibreYOLO built from scratch has trainable
+    // BatchNorms, with counters, where the loaded form (D-FINE-l/x's and DEIM-l/x's backbone) has
+    // frozen ones; the counter means nothing at inference, and LibreYOLO skips it too.
     for (const auto& [key, tensor] : weights)
-        if (!target.count(key)) unexpected.push_back(key);
+        if (!target.count(key) && !key.ends_with(".num_batches_tracked")) unexpected.push_back(key);
 
     if (!mismatched.empty() || !missing.empty() || !unexpected.empty()) {
         std::string message = source + ": weights do not fit the model:";

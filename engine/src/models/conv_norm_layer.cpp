@@ -24,7 +24,16 @@ torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     }
     const torch::Tensor y = conv(x);
     nn::count_conv_flops(*conv, y);
-    return kernels::activate(norm(y), act_);
+    return kernels::activate(normalise(y), act_);
+}
+
+torch::Tensor ConvNormLayerImpl::normalise(const torch::Tensor& y) {
+    if (!frozen_form_ || is_training()) return norm(y);
+    // LibreYOLO's FrozenBatchNorm2d.forward, operation for operation.
+    const torch::Tensor scale =
+        norm->weight.reshape({1, -1, 1, 1}) * (norm->running_var.reshape({1, -1, 1, 1}) + norm->options.eps()).rsqrt();
+    const torch::Tensor shift = norm->bias.reshape({1, -1, 1, 1}) - norm->running_mean.reshape({1, -1, 1, 1}) * scale;
+    return y * scale + shift;
 }
 
 torch::Tensor ConvNormLayerImpl::forward_joined(const torch::Tensor& x, const torch::Tensor& residual,

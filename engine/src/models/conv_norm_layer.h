@@ -24,13 +24,19 @@ public:
     // call whose epilogue adds the residual before the activation.
     torch::Tensor forward_joined(const torch::Tensor& x, const torch::Tensor& residual, Activation after_sum);
     void fold_batch_norm() override;
+    // LibreYOLO builds RT-DETR-r50's backbone (and larger) with FrozenBatchNorm2d when it loads
+    // weights: the same normalisation written as y * scale + shift, scale and shift computed first,
+    // which rounds differently. From this call on, eval mode computes it in that form.
+    void normalise_as_frozen() { frozen_form_ = true; }
     bool folded() const { return folded_.has_value(); }  // norm lives in conv's weight and bias
     Activation activation() const { return act_; }
     torch::nn::Conv2d conv{nullptr};
     torch::nn::BatchNorm2d norm{nullptr};
 
 private:
+    torch::Tensor normalise(const torch::Tensor& y);
     Activation act_;
+    bool frozen_form_ = false;
     // Set when norm lives in conv's weight and bias: the block is then one conv_bias_act call.
     std::optional<kernels::ConvGeometry> folded_;
 };

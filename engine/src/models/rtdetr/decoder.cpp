@@ -189,9 +189,11 @@ RTDETRTransformerImpl::QuerySelection RTDETRTransformerImpl::select_queries(cons
                               " cells over its three maps, fewer than the decoder's " +
                               std::to_string(options_.num_queries) + " queries (use imgsz 160 or more)");
     const auto [anchor_logits, valid] = anchors(q.shapes, q.memory);
-    q.memory = valid.to(q.memory.scalar_type()) * q.memory;
+    // Cells without a valid anchor are zeroed for the selection alone: LibreYOLO's decoder layers
+    // attend over the memory as projected, those cells included.
+    const torch::Tensor selectable = valid.to(q.memory.scalar_type()) * q.memory;
     const auto select = [&] {
-        q.output_memory = enc_output->forward(q.memory);
+        q.output_memory = enc_output->forward(selectable);
         q.enc_class = enc_score_head(q.output_memory);
         const torch::Tensor box =
             values ? enc_bbox_head->forward_fused(q.output_memory) : enc_bbox_head(q.output_memory);

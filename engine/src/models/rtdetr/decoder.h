@@ -113,8 +113,8 @@ public:
 
 private:
     struct QuerySelection {
-        torch::Tensor memory;            // (B, S, hidden), invalid cells zeroed
-        torch::Tensor output_memory;     // enc_output(memory)
+        torch::Tensor memory;            // (B, S, hidden), as projected: what the decoder layers attend over
+        torch::Tensor output_memory;     // enc_output(memory with the cells without a valid anchor zeroed)
         torch::Tensor top;               // (B, num_queries) the selected cells
         torch::Tensor reference_logits;  // (B, num_queries, 4) their boxes before the sigmoid
         torch::Tensor enc_class;         // (B, S, nc)

@@ -254,6 +254,7 @@ std::array<std::string, 2> RTDETRTransformerImpl::emit_onnx(Graph& g, const std:
                               " queries (use 160 or more)");
     const std::string all = g.op("Concat", flat, "decoder.memory", {{"axis", int64_t{1}}});
     const auto [anchor_logits, valid] = grid_anchors(shapes, torch::empty({0}), INFINITY);
+    // Zeroed cells for the query selection; the decoder layers attend over `all`, as LibreYOLO's.
     const std::string memory = g.op("Mul", {all, g.weight("decoder.valid_mask", valid)}, "decoder.memory.valid");
     const std::string output_memory = onnx::layer_norm(
         g, *enc_output->ptr(1)->as<torch::nn::LayerNormImpl>(), "decoder.enc_output.1",
@@ -282,8 +283,8 @@ std::array<std::string, 2> RTDETRTransformerImpl::emit_onnx(Graph& g, const std:
         const auto l = static_cast<std::size_t>(i);
         const std::string n = std::to_string(i);
         const std::string pos = mlp(g, *query_pos_head, "decoder.query_pos_head", reference);
-        output = decoder_layer(g, *layers_[l], "decoder.decoder.layers." + n, output, reference, memory, shapes, pos,
-                               queries);
+        output =
+            decoder_layer(g, *layers_[l], "decoder.decoder.layers." + n, output, reference, all, shapes, pos, queries);
         const std::string refined = g.op("Sigmoid",
                                          {g.op("Add",
                                                {mlp(g, *bbox_heads_[l], "decoder.dec_bbox_head." + n, output),

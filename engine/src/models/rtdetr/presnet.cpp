@@ -83,6 +83,11 @@ PResNetImpl::PResNetImpl(int depth) {
         res_layers->push_back(stage_module);
         if (stage > 0) out_channels_[stage - 1] = in;
     }
+    // LibreYOLO's RTDETR_CONFIGS freeze the norms of the bottleneck backbones (backbone_freeze_norm)
+    // whenever it loads weights, so its predictions from any r50 checkpoint come from that form.
+    if (bottleneck)
+        for (const auto& module : modules(/*include_self=*/false))
+            if (auto* layer = module->as<ConvNormLayerImpl>()) layer->normalise_as_frozen();
 }
 
 std::vector<torch::Tensor> PResNetImpl::forward(const torch::Tensor& x) {
