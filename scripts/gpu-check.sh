@@ -4,7 +4,8 @@
 # Builds the engine, CLI and tests without GUI (preset gpu-host), runs every test that the kit can
 # build (the `gpu` ones included) and writes the logs to $OUT when set. GPU_CHECK_CTEST_ARGS adds
 # ctest arguments: "-L gpu" runs the GPU tests alone (where the device copy leaves out fixtures
-# only the CPU tests read, to stay under its size limit).
+# only the CPU tests read, to stay under its size limit). Then the randomised cross-parity harness in
+# its CUDA modes (scripts/gpu-parity.sh; GPU_CHECK_PARITY=off skips it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT="${OUT:-build-gpu/out}"
@@ -20,4 +21,7 @@ LIBREYOLO_GRAPH_PARITY_OUT="$(realpath "$OUT")/graph-parity.md" \
   LIBREYOLO_GRAPH_TRAINING_PARITY_OUT="$(realpath "$OUT")/graph-training-parity.md" \
   ctest --preset gpu-host --output-on-failure ${GPU_CHECK_CTEST_ARGS:-} 2>&1 | tee "$OUT/ctest.log"
 status=${PIPESTATUS[0]}
+if [[ ${GPU_CHECK_PARITY:-on} != off ]]; then
+  scripts/gpu-parity.sh || status=1
+fi
 exit "$status"

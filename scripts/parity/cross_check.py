@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""Randomised cross-parity with LibreYOLO 1.6.0: its own models, its own save(), its own predict.
+
+Run with the parity venv's Python (scripts/setup-parity-venv.sh prints it), from the repository root:
+
+    py=$(scripts/setup-parity-venv.sh)
+    $py scripts/parity/cross_check.py                         # smallest size of each family, CPU modes
+    $py scripts/parity/cross_check.py --sizes all --seed 7    # every size we ship, seed 7
+    $py scripts/parity/cross_check.py --families rtdetr --sizes r50 --seed 123456   # reproduce one row
+    $py scripts/parity/cross_check.py --modes cuda,cuda-graph,cuda-fuse-half         # on a GPU host
+
+For each family and size, with a seed drawn afresh (printed; --seed takes it back to reproduce a run):
+  1. LibreYOLO's public class builds the network (`_from_scratch`, 80 classes);
+  2. a random non-square image is drawn (shapes, gradients and noise, its size from the seed too);
+  3. every BatchNorm's running statistics (drawn around what it sees of that image) and affine
+     terms, every class-score bias (the bias of each convolution or linear layer with one output
+     per class, and YOLOX's objectness), and every layer that starts at zero (the DETR line's box
+     regressions, sampling offsets, attention weights and gates) are drawn from the seed (ranges
+     and reasons in `randomise`);
+  4. LibreYOLO's own `save()` writes the .pt;
+  5. LibreYOLO predicts it through its public call, `LibreYOLO(pt)(image, conf=..., iou=0.45)`, and
+     our CLI predicts it from the same .pt (`libreyolo predict ... --json`) in each mode; the
+     threshold is picked from LibreYOLO's own scores (`threshold_in_a_gap`) so that 20 to 100 boxes
+     pass and none lies at it;
+  6. the detections are compared by pairing, never by rank (near-tied scores may swap ranks): the
+     counts must be equal and every box pairs with one of ours of the same class within the mode's
+     tolerances. A box whose score lies within the score tolerance of the threshold (or of the
+     300th score, when max_det cuts) may be missing on one side: rounding decides it.
+  7. training side (--loss, on by default on the CPU): the loss and each of its parts, on a random
+     batch with the same randomised weights, from LibreYOLO's criterion and from
+     `libreyolo-parity-loss`, which runs our family's training loss (scripts/parity/loss_batch.py).
+
+The CUDA modes compare against LibreYOLO's CUDA float32 output; their tolerances are first widened by
+twice what LibreYOLO's own CPU and CUDA outputs differ by on the same weights (the floor): a randomised
+deep network can amplify last-bit differences a thousandfold, and no port can be closer to
+LibreYOLO's CUDA than LibreYOLO's CPU is. cpu-fuse is widened the same way by what LibreYOLO's own
+network with its BatchNorms folded into the convolutions (`fold_batch_norms`) differs from itself.
+
+Exit status 0 when every row passes; each row prints one line, failures with their first pairs.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+from PIL import Image
+
+import libreyolo
+from libreyolo import LibreDEIM, LibreDFINE, LibreRTDETR, LibreYOLO, LibreYOLO9, LibreYOLOX
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# Every family and size the engine ships (engine/src/models/*/family.cpp). A new family adds its row.
+FAMILIES = {
+    "yolo9": (LibreYOLO9, ["t", "s", "m", "c"]),
+    "yolox": (LibreYOLOX, ["n", "t", "s", "m", "l", "x"]),
+    "rtdetr": (LibreRTDETR, ["r18", "r34", "r50"]),
+    "dfine": (LibreDFINE, ["n", "s", "m", "l", "x"]),
+    "deim": (LibreDEIM, ["n", "s", "m", "l", "x"]),
+}
+NC = 80
+IOU = 0.45
+MAX_DET = 300
+ZERO_SCALE = 0.5  # the std of a zero-initialised layer's draws, times 1/sqrt(fan_in)
+
+
+class Mode:
+    def __init__(self, name, args, device, box_px, score, reference, floor=None):
+        self.name, self.args, self.device = name, args, device
+        self.box_px, self.score = box_px, score  # largest corner gap (pixels) and score gap allowed
+        self.reference = reference  # which LibreYOLO output it is held to: "cpu" or "cuda"
+        # Which of LibreYOLO's own differences widens the tolerance (twice it is added): "folded", its
+        # CPU output with BatchNorm folded against without; "cuda", its CPU output against its CUDA one.
+        self.floor = floor
+
+
+# Tolerances: CPU float32 runs the same arithmetic in the same order as LibreYOLO's CPU path up to
+# the kernels LibTorch picks (observed gaps ~1e-4 px, 1e-6 in score); fuse=true folds BatchNorm into
+# the convolutions (other rounding, still float32), which a randomised deep network amplifies as much
+# as LibreYOLO's own network with BatchNorm folded differs from itself; on CUDA LibreYOLO's own CPU
+# to CUDA gap is added (see the docstring); float16 keeps ~3 decimal digits through dozens of layers.
+MODES = {
+    "cpu": Mode("cpu", [], "cpu", 1e-2, 1e-4, "cpu"),
+    "cpu-fuse": Mode("cpu-fuse", ["fuse=true"], "cpu", 5e-2, 1e-3, "cpu", floor="folded"),
+    "cuda": Mode("cuda", [], "cuda", 5e-2, 1e-3, "cuda", floor="cuda"),
+    "cuda-graph": Mode("cuda-graph", ["cuda_graph=true"], "cuda", 5e-2, 1e-3, "cuda", floor="cuda"),
+    "cuda-fuse-half": Mode("cuda-fuse-half", ["fuse=true", "half=true"], "cuda", 1.5, 1.5e-2, "cuda", floor="cuda"),
+}
+
+
+def class_score_biases(net, nc):
+    """The bias of every convolution or linear layer with one output per class (YOLOv9's cv3, YOLOX's
+    cls_preds, the DETR line's encoder and decoder score heads), and YOLOX's objectness."""
+    out = []
+    for name, m in net.named_modules():
+        if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)) and m.bias is not None:
+            width = m.out_channels if isinstance(m, torch.nn.Conv2d) else m.out_features
+            if width == nc or ".obj_preds." in name + ".":
+                out.append((name, m.bias))
+    return out
+
+
+def is_batch_norm(m):
+    """BatchNorm of any kind: running statistics (LibreYOLO's FrozenBatchNorm2d included)."""
+    return getattr(m, "running_var", None) is not None and getattr(m, "running_mean", None) is not None
+
+
+def randomise(net, nc, gen, calibration_input):
+    """Draws from gen: every BatchNorm's affine terms and running statistics, the class-score biases,
+    and every layer that starts at zero. Returns (batch norms, class biases, zero layers) drawn.
+
+    The statistics are drawn around what each BatchNorm actually sees: one eval-mode forward of
+    calibration_input (the row's own image, preprocessed by LibreYOLO), in which each BatchNorm,
+    just before it normalises, takes its input's per-channel mean and variance and then moves them
+    by a random amount (mean by 0.3 standard deviations, variance by a factor in [0.6, 1.6]).
+    Statistics drawn blind (any fixed range) let a deep network's activations shrink or grow layer
+    after layer until the image no longer matters: every query of RT-DETR-r50 then selects the same
+    invalid border cell, every box is the same, and the check passes whatever the port computes.
+
+    Zero-initialised layers matter as much: the DETR line's box-regression outputs, deformable
+    attention's sampling offsets and attention weights, and D-FINE's gates start at zero, so a fresh
+    network's boxes are its anchors and its attention ignores the queries. Left at zero, boxes agree
+    whatever the network computes; drawn, every path reaches the output."""
+    def uniform(t, lo, hi):
+        return torch.rand(t.shape, generator=gen, dtype=torch.float64).mul(hi - lo).add(lo).to(t.dtype)
+
+    def normal(t, std):
+        return torch.randn(t.shape, generator=gen, dtype=torch.float64).mul(std).to(t.dtype)
+
+    norms = [m for m in net.modules() if is_batch_norm(m)]
+    biases = class_score_biases(net, nc)
+    zeros = [m for m in net.modules()
+             if isinstance(m, (torch.nn.Conv2d, torch.nn.Linear)) and not m.weight.any()]
+    with torch.no_grad():
+        for m in norms:
+            if getattr(m, "weight", None) is not None:
+                m.weight.copy_(uniform(m.weight, 0.6, 1.4))
+            if getattr(m, "bias", None) is not None:
+                m.bias.copy_(normal(m.bias, 0.2))
+        for _, bias in biases:
+            bias.copy_(uniform(bias, -6.0, -1.0))
+        for m in zeros:
+            fan_in = m.weight[0].numel()
+            m.weight.copy_(normal(m.weight, ZERO_SCALE / fan_in ** 0.5))
+            if m.bias is not None and not m.bias.any():
+                m.bias.copy_(normal(m.bias, 0.1))
+
+        def calibrate(m, inputs):
+            x = inputs[0].double()
+            dims = [d for d in range(x.dim()) if d != 1]
+            mean, var = x.mean(dims), x.var(dims, unbiased=False)
+            m.running_mean.copy_(mean + normal(mean, 0.3) * var.sqrt())
+            m.running_var.copy_(var * uniform(var, 0.6, 1.6) + 1e-3)
+
+        hooks = [m.register_forward_pre_hook(calibrate) for m in norms]
+        was_training = net.training
+        net.eval()
+        try:
+            net(calibration_input)
+        finally:
+            for h in hooks:
+                h.remove()
+            net.train(was_training)
+    return len(norms), len(biases), len(zeros)
+
+
+def random_image(rng, path):
+    """A non-square image of shapes on a gradient, with noise, its size drawn from rng."""
+    h = int(rng.integers(6, 23)) * 24
+    w = int(rng.integers(6, 23)) * 24
+    while w == h:
+        w = int(rng.integers(6, 23)) * 24
+    y, x = np.mgrid[0:h, 0:w].astype(np.float32)
+    base = rng.uniform(0, 255, 3)
+    slope = rng.uniform(-0.3, 0.3, (3, 2))
+    img = np.stack([base[c] + slope[c, 0] * x + slope[c, 1] * y for c in range(3)], -1)
+    for _ in range(int(rng.integers(4, 12))):
+        color = rng.integers(0, 256, 3).astype(np.float32)
+        cx, cy = rng.integers(0, w), rng.integers(0, h)
+        a, b = rng.integers(8, max(9, w // 3)), rng.integers(8, max(9, h // 3))
+        if rng.random() < 0.5:
+            inside = (np.abs(x - cx) <= a) & (np.abs(y - cy) <= b)
+        else:
+            t = rng.uniform(0, np.pi)
+            u, v = (x - cx) * np.cos(t) + (y - cy) * np.sin(t), -(x - cx) * np.sin(t) + (y - cy) * np.cos(t)
+            inside = (u / a) ** 2 + (v / b) ** 2 <= 1
+        img[inside] = color
+    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    Image.fromarray(img).save(path)
+    return w, h
+
+
+def fold_batch_norms(net):
+    """Folds every BatchNorm that follows a convolution in the same block (LibreYOLO's Conv, BaseConv
+    and ConvNormLayer: children conv and bn, or conv and norm) into that convolution, as fuse=true
+    does: the same network with other rounding. Returns how many it folded."""
+    folded = 0
+    for block in list(net.modules()):
+        conv = getattr(block, "conv", None)
+        for name in ("bn", "norm"):
+            norm = getattr(block, name, None)
+            if isinstance(conv, torch.nn.Conv2d) and is_batch_norm(norm) and isinstance(norm, torch.nn.Module):
+                block.conv = torch.nn.utils.fusion.fuse_conv_bn_eval(conv, norm)
+                setattr(block, name, torch.nn.Identity())
+                folded += 1
+                break
+    return folded
+
+
+def libreyolo_detections(pt, image, conf, device, fold=False):
+    model = LibreYOLO(pt, device=device)
+    if fold and not fold_batch_norms(model.model):
+        raise RuntimeError("no BatchNorm to fold: fold_batch_norms does not know this family's blocks")
+    r = model(image, conf=conf, iou=IOU, max_det=MAX_DET)
+    r = r[0] if isinstance(r, list) else r
+    return [(int(c), [float(v) for v in b], float(s))
+            for b, s, c in zip(r.boxes.xyxy.tolist(), r.boxes.conf.tolist(), r.boxes.cls.tolist())]
+
+
+def our_detections(cli, pt, image, conf, mode):
+    cmd = [cli, "predict", f"model={pt}", f"source={image}", f"conf={conf}", f"iou={IOU}", f"max_det={MAX_DET}",
+           f"device={mode.device}", *mode.args, "--json"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
+    results = json.loads(p.stdout)
+    return [(int(b["cls"]), [float(v) for v in b["xyxy"]], float(b["conf"])) for b in results[0]["boxes"]]
+
+
+def pair(ref, ours):
+    """Pairs each reference box with the nearest unpaired box of ours of the same class (largest
+    corner gap, then score gap), nearest pairs first. Returns (pairs, unpaired ref, unpaired ours)."""
+    candidates = []
+    for i, (c, b, s) in enumerate(ref):
+        for j, (c2, b2, s2) in enumerate(ours):
+            if c == c2:
+                candidates.append((max(abs(u - v) for u, v in zip(b, b2)), abs(s - s2), i, j))
+    candidates.sort()
+    used_i, used_j, pairs = set(), set(), []
+    for gap, dscore, i, j in candidates:
+        if i not in used_i and j not in used_j:
+            used_i.add(i)
+            used_j.add(j)
+            pairs.append((gap, dscore, i, j))
+    return (pairs, [r for i, r in enumerate(ref) if i not in used_i],
+            [o for j, o in enumerate(ours) if j not in used_j])
+
+
+def compare(ref, ours, conf, box_px, score_tol):
+    """(ok, worst box gap, worst score gap, text)."""
+    pairs, lone_ref, lone_ours = pair(ref, ours)
+    worst_box = max((p[0] for p in pairs), default=0.0)
+    worst_score = max((p[1] for p in pairs), default=0.0)
+    # A box may lie on the edge: its score at the threshold, or (when max_det cut the list) at the
+    # lowest kept score.
+    edge = conf
+    if len(ref) >= MAX_DET:
+        edge = max(edge, min(s for _, _, s in ref))
+    borderline = [d for d in lone_ref + lone_ours if abs(d[2] - edge) <= score_tol]
+    lone = [d for d in lone_ref + lone_ours if abs(d[2] - edge) > score_tol]
+    bad = [p for p in pairs if p[0] > box_px or p[1] > score_tol]
+    ok = not lone and not bad
+    text = f"{len(ref)} vs {len(ours)} boxes, {len(pairs)} paired, box {worst_box:.2e} px, score {worst_score:.2e}"
+    if borderline:
+        text += f", {len(borderline)} at the threshold"
+    if not ok:
+        text += f"; unpaired {[(c, [round(v, 1) for v in b], round(s, 4)) for c, b, s in lone][:4]}"
+        text += f"; off {[(ref[i][0], round(g, 4), round(d, 5)) for g, d, i, j in bad][:4]}"
+    return ok, worst_box, worst_score, text
+
+
+def threshold_in_a_gap(detections, rng):
+    """A confidence threshold that keeps between 20 and 100 of the reference's boxes (as many as there
+    are, if fewer), midway across the widest gap between neighbouring scores there, so that no box
+    sits at the threshold. Chosen from LibreYOLO's output alone: whatever our side does, the
+    threshold is the same."""
+    scores = sorted((s for _, _, s in detections), reverse=True)
+    if len(scores) < 2:
+        return 0.001
+    lo = min(20, len(scores) - 1)
+    hi = max(lo, min(100, len(scores) - 1))
+    start = int(rng.integers(lo, hi + 1))
+    window = range(max(1, start - 5), min(len(scores), start + 6))
+    k = max(window, key=lambda i: scores[i - 1] - scores[i])
+    return (scores[k - 1] + scores[k]) / 2
+
+
+def floor_between(one, other):
+    """What two of LibreYOLO's own outputs (CPU and CUDA; plain and folded) differ by: (box px, score)."""
+    pairs, _, _ = pair(one, other)
+    return max((p[0] for p in pairs), default=0.0), max((p[1] for p in pairs), default=0.0)
+
+
+def run_row(args, family, size, seed, work):
+    cls, _ = FAMILIES[family]
+    torch.manual_seed(seed)
+    model = cls._from_scratch(size=size, nb_classes=NC, device="cpu", seed=seed)
+    rng = np.random.default_rng(seed)
+    image = os.path.join(work, f"image-{seed}.bmp")  # .bmp: the GPU host's build reads it without imgcodecs
+    w, h = random_image(rng, image)
+    gen = torch.Generator().manual_seed(seed)
+    norms, biases, zeros = randomise(model.model, NC, gen, model._preprocess(image)[0])
+    model.model.eval()
+    pt = os.path.join(work, f"{family}-{size}-{seed}.pt")
+    model.save(pt)
+    conf = args.conf if args.conf is not None else threshold_in_a_gap(
+        libreyolo_detections(pt, image, 0.001, "cpu"), rng)
+    row = {"family": family, "size": size, "seed": seed, "image": [w, h], "conf": conf,
+           "batch_norms": norms, "class_biases": biases,
+           "zero_layers": zeros, "modes": {}}
+    refs = {"cpu": libreyolo_detections(pt, image, conf, "cpu")}
+    floors = {}  # per floor kind: what LibreYOLO's own outputs differ by, (box px, score)
+    if any(MODES[m].floor == "folded" for m in args.modes):
+        floors["folded"] = floor_between(refs["cpu"], libreyolo_detections(pt, image, conf, "cpu", fold=True))
+    if any(MODES[m].reference == "cuda" for m in args.modes):
+        refs["cuda"] = libreyolo_detections(pt, image, conf, "cuda")
+        floors["cuda"] = floor_between(refs["cpu"], refs["cuda"])
+    row["floors"] = {k: {"box_px": v[0], "score": v[1]} for k, v in floors.items()}
+    ok_all = True
+    for name in args.modes:
+        mode = MODES[name]
+        floor = floors.get(mode.floor, (0.0, 0.0))
+        box_px, score_tol = mode.box_px + 2 * floor[0], mode.score + 2 * floor[1]
+        t0 = time.time()
+        try:
+            ours = our_detections(args.cli, pt, image, conf, mode)
+            ok, wb, ws, text = compare(refs[mode.reference], ours, conf, box_px, score_tol)
+        except RuntimeError as e:
+            ok, wb, ws, text = False, None, None, str(e)
+        row["modes"][name] = {"ok": ok, "box_px": wb, "score": ws, "tolerance": [box_px, score_tol],
+                              "boxes": len(refs[mode.reference]), "text": text, "seconds": round(time.time() - t0, 1)}
+        ok_all &= ok
+        print(f"{'PASS' if ok else 'FAIL'} {family}-{size} seed={seed} {w}x{h} {name} "
+              f"(within {box_px:.2g} px, {score_tol:.2g}): {text}", flush=True)
+    if args.loss:
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import loss_batch  # noqa: E402  (only the training-side check needs it)
+        try:
+            parts = loss_batch.compare_losses(args.loss_cli, model, family, pt, seed, work)
+            ok = all(p["ok"] for p in parts.values())
+            text = ", ".join(f"{k} {v['libreyolo']:.6g}/{v['ours']:.6g}" for k, v in parts.items())
+        except (RuntimeError, NotImplementedError) as e:
+            ok, parts, text = False, {}, str(e)
+        row["loss"] = {"ok": ok, "parts": parts, "text": text}
+        ok_all &= ok
+        print(f"{'PASS' if ok else 'FAIL'} {family}-{size} seed={seed} loss: {text}", flush=True)
+    os.remove(pt)
+    return ok_all, row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=None, help="the run's seed (default: drawn and printed)")
+    ap.add_argument("--families", default=",".join(FAMILIES), help="comma-separated")
+    ap.add_argument("--sizes", default="smallest", help="smallest (default), all, or a comma-separated list")
+    ap.add_argument("--modes", default="cpu,cpu-fuse", help=f"comma-separated, of {','.join(MODES)}")
+    ap.add_argument("--conf", type=float, default=None,
+                    help="confidence threshold (default: chosen per row in a gap of LibreYOLO's scores)")
+    ap.add_argument("--cli", default=os.path.join(ROOT, "build", "bin", "libreyolo"))
+    ap.add_argument("--loss-cli", default=os.path.join(ROOT, "build", "bin", "libreyolo-parity-loss"))
+    ap.add_argument("--no-loss", dest="loss", action="store_false", help="skip the training-side check")
+    ap.add_argument("--json", default=None, help="write every row here too")
+    args = ap.parse_args()
+    args.modes = args.modes.split(",")
+    for m in args.modes:
+        if m not in MODES:
+            sys.exit(f"unknown mode '{m}': one of {', '.join(MODES)}")
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 2**31)
+    print(f"seed {seed} (reproduce with --seed {seed}); LibreYOLO {libreyolo.__version__}, torch {torch.__version__}",
+          flush=True)
+    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    rows, ok_all = [], True
+    with tempfile.TemporaryDirectory(prefix="libreyolo-parity-") as work:
+        for family in args.families.split(","):
+            if family not in FAMILIES:
+                sys.exit(f"unknown family '{family}': one of {', '.join(FAMILIES)}")
+            shipped = FAMILIES[family][1]
+            if args.sizes == "smallest":
+                sizes = shipped[:1]
+            elif args.sizes == "all":
+                sizes = shipped
+            else:
+                sizes = [s for s in args.sizes.split(",") if s in shipped]
+            for size in sizes:
+                ok, row = run_row(args, family, size, seed, work)
+                ok_all &= ok
+                rows.append(row)
+    if args.json:
+        tmp = args.json + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"seed": seed, "libreyolo": libreyolo.__version__, "torch": torch.__version__, "rows": rows},
+                      f, indent=1)
+        os.replace(tmp, args.json)
+    failed = sum(1 for r in rows for m in r["modes"].values() if not m["ok"]) + \
+        sum(1 for r in rows if "loss" in r and not r["loss"]["ok"])
+    checks = sum(len(r["modes"]) + ("loss" in r) for r in rows)
+    print(f"parity: {checks - failed} passed, {failed} failed (seed {seed})")
+    sys.exit(0 if ok_all else 1)
+
+
+if __name__ == "__main__":
+    main()
