@@ -342,7 +342,7 @@ def run_row(args, family, size, seed, work):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import loss_batch  # noqa: E402  (only the training-side check needs it)
         try:
-            parts = loss_batch.compare_losses(args.loss_cli, model, family, pt, seed, work)
+            parts = loss_batch.compare_losses(args.loss_cli, family, pt, seed, work)
             ok = all(p["ok"] for p in parts.values())
             text = ", ".join(f"{k} {v['libreyolo']:.6g}/{v['ours']:.6g}" for k, v in parts.items())
         except (RuntimeError, NotImplementedError) as e:

@@ -2,10 +2,9 @@
 
 scripts/parity/cross_check.py imports this module lazily (its --loss check, on by default) and calls
 
-    compare_losses(loss_cli, model, family, pt, seed, work)
+    compare_losses(loss_cli, family, pt, seed, work)
 
-once per row, after LibreYOLO's own save() wrote `model` (a LibreYOLO BaseModel whose weights the
-row randomised) to `pt`. compare_losses
+once per row, after LibreYOLO's own save() wrote the row's randomised model to `pt`. compare_losses
   1. draws a batch from `seed`: two non-square RGB images in [0, 1] (a gradient with a few flat
      rectangles and a little noise; sides multiples of 32 between 256 and 384, large enough that
      D-FINE-n's two levels leave its 300 queries enough cells) and 1 to 4 boxes per image,
@@ -14,7 +13,7 @@ row randomised) to `pt`. compare_losses
   3. runs `loss_cli pt batch seed` (libreyolo-parity-loss, tests/parity/parity_loss.cpp): our
      family's FamilyRecipe::loss, float32 on the CPU, the network in train(), torch::manual_seed(seed)
      right before the step; it prints {"names": [...], "parts": [...], "total": x};
-  4. computes the same with LibreYOLO's code: a deep copy of model.model in train(), the batch in the
+  4. computes the same with LibreYOLO's code: the network LibreYOLO(pt) loads, in train(), the batch in the
      form that family's trainer receives it from its data loader, torch.manual_seed(seed) right
      before the trainer's own on_forward (the DETR families' denoising draws come from torch's
      generator, in the same order on both sides), the parts from the trainer's own
@@ -26,7 +25,6 @@ The LibreYOLO side is one function per family in LIBREYOLO_LOSS; a new family ad
 Each calls the family's trainer methods on a bare trainer object (no data, no optimizer) that
 carries only what on_forward, build_criterion and get_loss_components read.
 """
-import copy
 import json
 import os
 import subprocess
@@ -166,10 +164,14 @@ def family_loss(family):
     return LIBREYOLO_LOSS[family]
 
 
-def libreyolo_losses(model, family, images, targets, seed):
-    """LibreYOLO's parts and total on the batch, from a training-mode copy of model.model."""
+def libreyolo_losses(pt, family, images, targets, seed):
+    """LibreYOLO's parts and total on the batch, from the network LibreYOLO(pt) loads, in train mode:
+    what a user fine-tuning that checkpoint trains (RT-DETR-r50's, D-FINE-l/x's and DEIM-l/x's
+    backbones then have frozen BatchNorms, where LibreYOLO's scratch build has trainable ones)."""
+    from libreyolo import LibreYOLO
     loss = family_loss(family)
-    net = copy.deepcopy(model.model).float().cpu()
+    model = LibreYOLO(pt, device="cpu")
+    net = model.model.float().cpu()
     net.train()
     return loss(net, int(getattr(model, "nb_classes", 80)), images, targets, seed)
 
@@ -188,14 +190,14 @@ def close(theirs, ours):
     return bool(np.isfinite(theirs) and np.isfinite(ours) and abs(ours - theirs) <= ATOL + RTOL * abs(theirs))
 
 
-def compare_losses(loss_cli, model, family, pt, seed, work):
+def compare_losses(loss_cli, family, pt, seed, work):
     """{part: {"libreyolo", "ours", "ok"}} for each of our loss parts, plus "total"."""
     family_loss(family)  # an unknown family fails before our tool runs
     images, targets = random_batch(seed)
     batch_path = os.path.join(work, f"batch-{seed}.safetensors")
     save_file({"images": images.contiguous(), "targets": targets.contiguous()}, batch_path)
     ours, our_total = our_losses(loss_cli, pt, batch_path, seed)  # the batch stays on failure
-    theirs, their_total = libreyolo_losses(model, family, images.clone(), targets.clone(), seed)
+    theirs, their_total = libreyolo_losses(pt, family, images.clone(), targets.clone(), seed)
     os.remove(batch_path)
     if set(ours) != set(theirs):
         raise RuntimeError(f"{family}: our loss parts {sorted(ours)} do not match LibreYOLO's {sorted(theirs)} "

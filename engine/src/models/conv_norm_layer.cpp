@@ -27,8 +27,14 @@ torch::Tensor ConvNormLayerImpl::forward(const torch::Tensor& x) {
     return kernels::activate(normalise(y), act_);
 }
 
+void ConvNormLayerImpl::normalise_as_frozen() {
+    frozen_form_ = true;
+    norm->weight.set_requires_grad(false);
+    norm->bias.set_requires_grad(false);
+}
+
 torch::Tensor ConvNormLayerImpl::normalise(const torch::Tensor& y) {
-    if (!frozen_form_ || is_training()) return norm(y);
+    if (!frozen_form_) return norm(y);
     // LibreYOLO's FrozenBatchNorm2d.forward, operation for operation.
     const torch::Tensor scale =
         norm->weight.reshape({1, -1, 1, 1}) * (norm->running_var.reshape({1, -1, 1, 1}) + norm->options.eps()).rsqrt();

@@ -25,9 +25,10 @@ public:
     torch::Tensor forward_joined(const torch::Tensor& x, const torch::Tensor& residual, Activation after_sum);
     void fold_batch_norm() override;
     // LibreYOLO builds RT-DETR-r50's backbone (and larger) with FrozenBatchNorm2d when it loads
-    // weights: the same normalisation written as y * scale + shift, scale and shift computed first,
-    // which rounds differently. From this call on, eval mode computes it in that form.
-    void normalise_as_frozen() { frozen_form_ = true; }
+    // weights: y * scale + shift from the running statistics, scale and shift computed first, in
+    // training too, the statistics never updated and the affine terms never trained. From this call
+    // on the layer normalises that way.
+    void normalise_as_frozen();
     bool folded() const { return folded_.has_value(); }  // norm lives in conv's weight and bias
     Activation activation() const { return act_; }
     torch::nn::Conv2d conv{nullptr};
