@@ -25,7 +25,9 @@ For each family and size, with a seed drawn afresh (printed; --seed takes it bac
   6. the detections are compared by pairing, never by rank (near-tied scores may swap ranks): the
      counts must be equal and every box pairs with one of ours of the same class within the mode's
      tolerances. A box whose score lies within the score tolerance of the threshold (or of the
-     300th score, when max_det cuts) may be missing on one side: rounding decides it.
+     300th score, when max_det cuts) may be missing on one side, and a box that keeps one class of
+     two tied within the score tolerance may name the other (`class_ties_between`): rounding
+     decides both, and both are reported.
   7. training side (--loss, on by default on the CPU): the loss and each of its parts, on a random
      batch with the same randomised weights, from LibreYOLO's criterion and from
      `libreyolo-parity-loss`, which runs our family's training loss (scripts/parity/loss_batch.py).
@@ -252,9 +254,28 @@ def pair(ref, ours):
             [o for j, o in enumerate(ours) if j not in used_j])
 
 
+def class_ties_between(lone_ref, lone_ours, box_px, score_tol):
+    """Boxes left unpaired that are the same box with the same score under another class: a family that
+    keeps one class per box (YOLOX) takes the best, and two classes whose scores lie within rounding of
+    each other may swap there, as near-tied scores swap ranks. Returns what stays unpaired on each
+    side and the ties, (their class, our class, score)."""
+    ties, tied_ref, tied_ours = [], set(), set()
+    for i, (c, b, s) in enumerate(lone_ref):
+        for j, (c2, b2, s2) in enumerate(lone_ours):
+            if j not in tied_ours and c2 != c and abs(s - s2) <= score_tol and \
+                    max(abs(u - v) for u, v in zip(b, b2)) <= box_px:
+                tied_ref.add(i)
+                tied_ours.add(j)
+                ties.append((c, c2, round(s, 5)))
+                break
+    return ([r for i, r in enumerate(lone_ref) if i not in tied_ref],
+            [o for j, o in enumerate(lone_ours) if j not in tied_ours], ties)
+
+
 def compare(ref, ours, conf, box_px, score_tol):
     """(ok, worst box gap, worst score gap, text)."""
     pairs, lone_ref, lone_ours = pair(ref, ours)
+    lone_ref, lone_ours, class_ties = class_ties_between(lone_ref, lone_ours, box_px, score_tol)
     worst_box = max((p[0] for p in pairs), default=0.0)
     worst_score = max((p[1] for p in pairs), default=0.0)
     # A box may lie on the edge: its score at the threshold, or (when max_det cut the list) at the
@@ -269,6 +290,8 @@ def compare(ref, ours, conf, box_px, score_tol):
     text = f"{len(ref)} vs {len(ours)} boxes, {len(pairs)} paired, box {worst_box:.2e} px, score {worst_score:.2e}"
     if borderline:
         text += f", {len(borderline)} at the threshold"
+    if class_ties:
+        text += f", {len(class_ties)} class tie(s) {class_ties[:2]}"
     if not ok:
         text += f"; unpaired {[(c, [round(v, 1) for v in b], round(s, 4)) for c, b, s in lone][:4]}"
         text += f"; off {[(ref[i][0], round(g, 4), round(d, 5)) for g, d, i, j in bad][:4]}"
