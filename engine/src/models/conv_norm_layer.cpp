@@ -2,6 +2,7 @@
 
 #include "libreyolo/errors.h"
 #include "nn/flop_counter.h"
+#include "nn/frozen_batch_norm.h"
 
 namespace libreyolo::models {
 
@@ -35,11 +36,8 @@ void ConvNormLayerImpl::normalise_as_frozen() {
 
 torch::Tensor ConvNormLayerImpl::normalise(const torch::Tensor& y) {
     if (!frozen_form_) return norm(y);
-    // LibreYOLO's FrozenBatchNorm2d.forward, operation for operation.
-    const torch::Tensor scale =
-        norm->weight.reshape({1, -1, 1, 1}) * (norm->running_var.reshape({1, -1, 1, 1}) + norm->options.eps()).rsqrt();
-    const torch::Tensor shift = norm->bias.reshape({1, -1, 1, 1}) - norm->running_mean.reshape({1, -1, 1, 1}) * scale;
-    return y * scale + shift;
+    return nn::frozen_batch_norm(y, norm->weight, norm->bias, norm->running_mean, norm->running_var,
+                                 norm->options.eps());
 }
 
 torch::Tensor ConvNormLayerImpl::forward_joined(const torch::Tensor& x, const torch::Tensor& residual,

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "libreyolo/errors.h"
+#include "nn/frozen_batch_norm.h"
 
 namespace libreyolo::models::dfine_network {
 
@@ -109,9 +110,7 @@ FrozenBatchNorm2dImpl::FrozenBatchNorm2dImpl(int64_t features, double eps) : eps
 }
 
 torch::Tensor FrozenBatchNorm2dImpl::forward(const torch::Tensor& x) {
-    const torch::Tensor scale = weight_.reshape({1, -1, 1, 1}) * (running_var_.reshape({1, -1, 1, 1}) + eps_).rsqrt();
-    const torch::Tensor shift = bias_.reshape({1, -1, 1, 1}) - running_mean_.reshape({1, -1, 1, 1}) * scale;
-    return x * scale + shift;
+    return nn::frozen_batch_norm(x, weight_, bias_, running_mean_, running_var_, eps_);
 }
 
 LearnableAffineBlockImpl::LearnableAffineBlockImpl() {
