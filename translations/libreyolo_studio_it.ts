@@ -28,6 +28,109 @@
     </message>
 </context>
 <context>
+    <name>ExportDialog</name>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="34"/>
+        <source>Export model to ONNX</source>
+        <translation>Esporta il modello in ONNX</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="39"/>
+        <source>The .onnx file to write; empty: the default shown (_fp16 added for float16)</source>
+        <translation>Il file .onnx da scrivere; vuoto: quello predefinito mostrato (_fp16 aggiunto per float16)</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="40"/>
+        <source>Browse…</source>
+        <translation>Sfoglia…</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="45"/>
+        <source>File:</source>
+        <translation>File:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="50"/>
+        <source>the model&apos;s</source>
+        <translation>quella del modello</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="51"/>
+        <source>Square input size, a multiple of 32</source>
+        <translation>Dimensione quadrata dell&apos;input, un multiplo di 32</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="52"/>
+        <source>Input size:</source>
+        <translation>Dimensione dell&apos;input:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="54"/>
+        <source>Dynamic batch (any batch size at run time)</source>
+        <translation>Batch dinamico (qualsiasi dimensione del batch all&apos;esecuzione)</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="58"/>
+        <source>Batch:</source>
+        <translation>Batch:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="60"/>
+        <source>Float16 weights, input and output</source>
+        <translation>Pesi, input e output in float16</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="63"/>
+        <source>NMS inside the graph (YOLOv9, batch 1)</source>
+        <translation>NMS dentro il grafo (YOLOv9, batch 1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="64"/>
+        <source>Outputs `output` (1, max_det, 6): x1 y1 x2 y2 score class, and `raw`</source>
+        <translation>Output `output` (1, max_det, 6): x1 y1 x2 y2 punteggio classe, e `raw`</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="75"/>
+        <source>NMS confidence:</source>
+        <translation>Confidenza NMS:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="76"/>
+        <source>NMS IoU:</source>
+        <translation>IoU NMS:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="77"/>
+        <source>Max detections:</source>
+        <translation>Rilevamenti massimi:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="81"/>
+        <source>the family&apos;s (13; 17 for RT-DETR)</source>
+        <translation>quello della famiglia (13; 17 per RT-DETR)</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="82"/>
+        <source>Opset:</source>
+        <translation>Opset:</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="85"/>
+        <source>Export</source>
+        <translation>Esporta</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="128"/>
+        <source>Export to</source>
+        <translation>Esporta in</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="128"/>
+        <source>ONNX (*.onnx)</source>
+        <translation>ONNX (*.onnx)</translation>
+    </message>
+</context>
+<context>
     <name>GraphTableModel</name>
     <message>
         <location filename="../ui/graph_table_model.cpp" line="30"/>
@@ -451,12 +554,12 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../ui/main_window.cpp" line="42"/>
+        <location filename="../ui/main_window.cpp" line="43"/>
         <source>LibTorch %1 · no GPU</source>
         <translation>LibTorch %1 · nessuna GPU</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="43"/>
+        <location filename="../ui/main_window.cpp" line="44"/>
         <source>LibTorch %1 · CUDA %2 · %n GPU(s)</source>
         <translation>
             <numerusform>LibTorch %1 · CUDA %2 · %n GPU</numerusform>
@@ -464,72 +567,83 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="50"/>
+        <location filename="../ui/main_window.cpp" line="51"/>
         <source>LibreYOLO Studio</source>
         <translation>LibreYOLO Studio</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="57"/>
+        <location filename="../ui/main_window.cpp" line="58"/>
         <source>Predict</source>
         <translation>Predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="58"/>
+        <location filename="../ui/main_window.cpp" line="59"/>
         <source>Train</source>
         <translation>Addestramento</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="60"/>
+        <location filename="../ui/main_window.cpp" line="61"/>
         <source>Graphs</source>
         <translation>Grafi</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="65"/>
+        <location filename="../ui/main_window.cpp" line="66"/>
         <source>Kernels</source>
         <translation>Kernel</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="67"/>
+        <location filename="../ui/main_window.cpp" line="68"/>
         <source>Settings</source>
         <translation>Impostazioni</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="103"/>
+        <location filename="../ui/main_window.cpp" line="104"/>
         <source>&amp;File</source>
         <translation>&amp;File</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="104"/>
+        <location filename="../ui/main_window.cpp" line="105"/>
         <source>&amp;Open images…</source>
         <translation>&amp;Apri immagini…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="105"/>
+        <location filename="../ui/main_window.cpp" line="106"/>
         <source>Open &amp;model…</source>
         <translation>Apri &amp;modello…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="106"/>
+        <location filename="../ui/main_window.cpp" line="107"/>
         <source>Open &amp;pretrained model…</source>
         <translation>Apri modello &amp;preaddestrato…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="107"/>
+        <location filename="../ui/main_window.cpp" line="108"/>
         <source>Open &amp;folder…</source>
         <translation>Apri &amp;cartella…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="108"/>
+        <location filename="../ui/main_window.cpp" line="109"/>
         <source>&amp;Save results…</source>
         <translation>&amp;Salva risultati…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="109"/>
+        <location filename="../ui/main_window.cpp" line="110"/>
+        <source>&amp;Export model…</source>
+        <translation>&amp;Esporta modello…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="111"/>
         <source>S&amp;top video</source>
         <translation>&amp;Ferma il video</translation>
     </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="135"/>
+        <location filename="../ui/main_window.cpp" line="239"/>
+        <source>Cannot export</source>
+        <translation>Impossibile esportare</translation>
+    </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="134"/>
+        <location filename="../ui/main_window.cpp" line="142"/>
         <source>%1: %n frame(s) predicted</source>
         <translation>
             <numerusform>%1: %n fotogramma predetto</numerusform>
@@ -537,17 +651,17 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="138"/>
+        <location filename="../ui/main_window.cpp" line="146"/>
         <source>reading %1…</source>
         <translation>lettura di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="142"/>
+        <location filename="../ui/main_window.cpp" line="150"/>
         <source>%1 FPS · %2 ms per frame · %3</source>
         <translation>%1 FPS · %2 ms per fotogramma · %3</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="147"/>
+        <location filename="../ui/main_window.cpp" line="155"/>
         <source>%1: %n frame(s), %2</source>
         <translation>
             <numerusform>%1: %n fotogramma, %2</numerusform>
@@ -555,68 +669,88 @@
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="192"/>
+        <location filename="../ui/main_window.cpp" line="200"/>
         <source>moving the model to %1…</source>
         <translation>sposto il modello su %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="209"/>
+        <location filename="../ui/main_window.cpp" line="217"/>
         <source>downloading %1…</source>
         <translation>download di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="214"/>
+        <location filename="../ui/main_window.cpp" line="222"/>
         <source>no model: %1 is not downloaded</source>
         <translation>nessun modello: %1 non è scaricato</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="222"/>
+        <location filename="../ui/main_window.cpp" line="230"/>
         <source>Cannot download %1</source>
         <translation>Impossibile scaricare %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="264"/>
+        <location filename="../ui/main_window.cpp" line="239"/>
+        <source>No model is loaded: open one first (File ▸ Open model…).</source>
+        <translation>Nessun modello caricato: aprine prima uno (File ▸ Apri modello…).</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="249"/>
+        <source>Exporting %1 to ONNX…</source>
+        <translation>Esportazione di %1 in ONNX…</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="254"/>
+        <source>Exported %1 (%2 MB).</source>
+        <translation>Esportato %1 (%2 MB).</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="257"/>
+        <source>Export finished</source>
+        <translation>Esportazione completata</translation>
+    </message>
+    <message>
+        <location filename="../ui/main_window.cpp" line="298"/>
         <source>%1 (fused)</source>
         <translation>%1 (fuso)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="303"/>
-        <location filename="../ui/main_window.cpp" line="304"/>
+        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="338"/>
         <source>opening %1…</source>
         <translation>apertura di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window.cpp" line="366"/>
         <source>Images and videos (%1)</source>
         <translation>Immagini e video (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="171"/>
+        <location filename="../ui/main_window.cpp" line="179"/>
         <source>loading %1…</source>
         <translation>caricamento di %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="233"/>
+        <location filename="../ui/main_window.cpp" line="267"/>
         <source>Open model weights</source>
         <translation>Apri i pesi di un modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="233"/>
+        <location filename="../ui/main_window.cpp" line="267"/>
         <source>Weights (*.safetensors *.pt)</source>
         <translation>Pesi (*.safetensors *.pt)</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="247"/>
+        <location filename="../ui/main_window.cpp" line="281"/>
         <source>no model: %1</source>
         <translation>nessun modello: %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="248"/>
+        <location filename="../ui/main_window.cpp" line="282"/>
         <source>Cannot load the model</source>
         <translation>Impossibile caricare il modello</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="249"/>
+        <location filename="../ui/main_window.cpp" line="283"/>
         <source>%1
 
 Still using %2.</source>
@@ -625,7 +759,7 @@ Still using %2.</source>
 Resta in uso %2.</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="260"/>
+        <location filename="../ui/main_window.cpp" line="294"/>
         <source>%n detection(s) · %1 / %2 / %3 ms pre / inference / post</source>
         <translation>
             <numerusform>%n rilevamento · %1 / %2 / %3 ms pre / inferenza / post</numerusform>
@@ -633,12 +767,12 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="265"/>
+        <location filename="../ui/main_window.cpp" line="299"/>
         <source>frame %1 · %2</source>
         <translation>fotogramma %1 · %2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="268"/>
+        <location filename="../ui/main_window.cpp" line="302"/>
         <source>%1
 %n detection(s), %2 ms</source>
         <translation>
@@ -649,42 +783,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>playing %1…</source>
         <translation>riproduco %1…</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="327"/>
+        <location filename="../ui/main_window.cpp" line="361"/>
         <source>No image among %1</source>
         <translation>Nessuna immagine tra %1</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="332"/>
+        <location filename="../ui/main_window.cpp" line="366"/>
         <source>Open images or a video</source>
         <translation>Apri immagini o un video</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="337"/>
+        <location filename="../ui/main_window.cpp" line="371"/>
         <source>Open a folder of images</source>
         <translation>Apri una cartella di immagini</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="347"/>
+        <location filename="../ui/main_window.cpp" line="381"/>
         <source>Nothing to save yet: predict an image first</source>
         <translation>Ancora niente da salvare: prima fai una predizione</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="350"/>
+        <location filename="../ui/main_window.cpp" line="384"/>
         <source>Save results into</source>
         <translation>Salva i risultati in</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="355"/>
+        <location filename="../ui/main_window.cpp" line="389"/>
         <source>Cannot save the results</source>
         <translation>Impossibile salvare i risultati</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/main_window.cpp" line="358"/>
+        <location filename="../ui/main_window.cpp" line="392"/>
         <source>Saved %n annotated image(s) and predictions.json to %1</source>
         <translation>
             <numerusform>Salvata %n immagine annotata e predictions.json in %1</numerusform>
@@ -692,13 +826,13 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="110"/>
+        <location filename="../ui/main_window.cpp" line="112"/>
         <source>&amp;Quit</source>
         <translation>&amp;Esci</translation>
     </message>
     <message>
-        <location filename="../ui/main_window.cpp" line="182"/>
-        <location filename="../ui/main_window.cpp" line="284"/>
+        <location filename="../ui/main_window.cpp" line="190"/>
+        <location filename="../ui/main_window.cpp" line="318"/>
         <source>predicting %1…</source>
         <translation>predizione di %1…</translation>
     </message>
@@ -792,57 +926,57 @@ Resta in uso %2.</translation>
 <context>
     <name>PredictWorker</name>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="38"/>
+        <location filename="../ui/predict_worker.cpp" line="39"/>
         <source> (random weights: detections are meaningless)</source>
         <translation> (pesi casuali: le rilevazioni non hanno significato)</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="15"/>
+        <location filename="../ui/predict_worker.cpp" line="16"/>
         <source>Cannot load model %1: %2</source>
         <translation>Impossibile caricare il modello %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="50"/>
+        <location filename="../ui/predict_worker.cpp" line="51"/>
         <source>Cannot move the model to %1: %2</source>
         <translation>Impossibile spostare il modello su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="57"/>
+        <location filename="../ui/predict_worker.cpp" line="58"/>
         <source>No model is loaded</source>
         <translation>Nessun modello caricato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="69"/>
+        <location filename="../ui/predict_worker.cpp" line="70"/>
         <source>Cannot read image %1: %2</source>
         <translation>Impossibile leggere l&apos;immagine %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="108"/>
+        <location filename="../ui/predict_worker.cpp" line="109"/>
         <source>Cannot play %1: %2</source>
         <translation>Impossibile riprodurre %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="152"/>
+        <location filename="../ui/predict_worker.cpp" line="153"/>
         <source>Cannot open %1: %2</source>
         <translation>Impossibile aprire %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="169"/>
+        <location filename="../ui/predict_worker.cpp" line="170"/>
         <source>stopped</source>
         <translation>fermato</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="179"/>
+        <location filename="../ui/predict_worker.cpp" line="180"/>
         <source>CUDA graph off</source>
         <translation>grafo CUDA spento</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="183"/>
+        <location filename="../ui/predict_worker.cpp" line="184"/>
         <source>CUDA graph: not captured yet</source>
         <translation>grafo CUDA: non ancora catturato</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/predict_worker.cpp" line="184"/>
+        <location filename="../ui/predict_worker.cpp" line="185"/>
         <source>CUDA graph: %n captured, %1 replays</source>
         <translation>
             <numerusform>grafo CUDA: %n catturato, %1 riproduzioni</numerusform>
@@ -850,18 +984,18 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="193"/>
+        <location filename="../ui/predict_worker.cpp" line="194"/>
         <source>the source ended</source>
         <translation>la sorgente è terminata</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="219"/>
-        <location filename="../ui/predict_worker.cpp" line="247"/>
+        <location filename="../ui/predict_worker.cpp" line="220"/>
+        <location filename="../ui/predict_worker.cpp" line="248"/>
         <source>Prediction failed on %1: %2</source>
         <translation>Predizione fallita su %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/predict_worker.cpp" line="263"/>
+        <location filename="../ui/predict_worker.cpp" line="264"/>
         <source>Cannot capture a graph: %1</source>
         <translation>Impossibile catturare un grafo: %1</translation>
     </message>
@@ -883,7 +1017,7 @@ Resta in uso %2.</translation>
 <context>
     <name>PredictionView</name>
     <message>
-        <location filename="../ui/prediction_view.cpp" line="89"/>
+        <location filename="../ui/prediction_view.cpp" line="88"/>
         <source>Drop an image here</source>
         <translation>Trascina qui un&apos;immagine</translation>
     </message>
@@ -924,6 +1058,28 @@ Resta in uso %2.</translation>
         <location filename="../ui/pretrained_catalog.cpp" line="154"/>
         <source>Weights</source>
         <translation>Pesi</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="21"/>
+        <source>%1.onnx beside the weights</source>
+        <translation>%1.onnx accanto ai pesi</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="27"/>
+        <source>weights/&lt;model&gt;.onnx</source>
+        <translation>weights/&lt;modello&gt;.onnx</translation>
+    </message>
+    <message>
+        <location filename="../ui/option_editor.cpp" line="11"/>
+        <source>%1
+value: %2
+default: %3</source>
+        <translation>%1
+valore: %2
+predefinito: %3</translation>
     </message>
 </context>
 <context>
@@ -1007,121 +1163,58 @@ Resta in uso %2.</translation>
 <context>
     <name>TrainCharts</name>
     <message>
-        <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="79"/>
-        <source>box</source>
-        <translation>riquadro</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="16"/>
-        <location filename="../ui/train_charts.cpp" line="79"/>
-        <source>cls</source>
-        <translation>classe</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
-        <location filename="../ui/train_charts.cpp" line="79"/>
-        <source>dfl</source>
-        <translation>dfl</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="17"/>
-        <source>iou</source>
-        <translation>iou</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="18"/>
-        <source>obj</source>
-        <translation>obj</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="18"/>
-        <source>l1</source>
-        <translation>l1</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="19"/>
-        <source>vfl</source>
-        <translation>vfl</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="19"/>
-        <source>bbox</source>
-        <translation>riquadro</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="20"/>
-        <source>giou</source>
-        <translation>GIoU</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="20"/>
-        <source>fgl</source>
-        <translation>FGL</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="21"/>
-        <source>ddf</source>
-        <translation>DDF</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="21"/>
-        <source>mal</source>
-        <translation>MAL</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_charts.cpp" line="79"/>
-        <location filename="../ui/train_charts.cpp" line="89"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>step</source>
         <translation>passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="79"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>loss</source>
         <translation>perdita</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="79"/>
+        <location filename="../ui/train_charts.cpp" line="74"/>
         <source>epoch mean</source>
         <translation>media dell&apos;epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="83"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>epoch</source>
         <translation>epoca</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="83"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>mAP</source>
         <translation>mAP</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="83"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>mAP50</source>
         <translation>mAP50</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="83"/>
+        <location filename="../ui/train_charts.cpp" line="77"/>
         <source>mAP50-95</source>
         <translation>mAP50-95</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="89"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>learning rate</source>
         <translation>tasso di apprendimento</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="89"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>lr</source>
         <translation>lr</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="89"/>
+        <location filename="../ui/train_charts.cpp" line="83"/>
         <source>step ms</source>
         <translation>ms per passo</translation>
     </message>
     <message>
-        <location filename="../ui/train_charts.cpp" line="93"/>
+        <location filename="../ui/train_charts.cpp" line="87"/>
         <source>ms a step</source>
         <translation>ms per passo</translation>
     </message>
@@ -1129,122 +1222,57 @@ Resta in uso %2.</translation>
 <context>
     <name>TrainForm</name>
     <message>
-        <location filename="../ui/train_form.cpp" line="25"/>
+        <location filename="../ui/train_form.cpp" line="82"/>
         <source>A model name (%1) or a .safetensors or LibreYOLO .pt file to start from</source>
         <translation>Il nome di un modello (%1) o un file .safetensors o .pt di LibreYOLO da cui partire</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="29"/>
+        <location filename="../ui/train_form.cpp" line="85"/>
         <source>Pretrained…</source>
         <translation>Preaddestrati…</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="35"/>
-        <source>start from LibreYOLO&apos;s pretrained weights</source>
-        <translation>parti dai pesi preaddestrati di LibreYOLO</translation>
+        <location filename="../ui/train_form.cpp" line="47"/>
+        <source>Optimisation</source>
+        <translation>Ottimizzazione</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="39"/>
-        <source>Checked: a model name starts from its published COCO weights (downloaded once). Unchecked: from random weights (LibreYOLO&apos;s pretrained=False), which takes hundreds of epochs.</source>
-        <translation>Selezionato: il nome di un modello parte dai suoi pesi COCO pubblicati (scaricati una volta). Non selezionato: da pesi casuali (pretrained=False di LibreYOLO), che richiedono centinaia di epoche.</translation>
+        <location filename="../ui/train_form.cpp" line="49"/>
+        <source>Augmentation</source>
+        <translation>Aumento dei dati</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="44"/>
+        <location filename="../ui/train_form.cpp" line="51"/>
+        <source>The run</source>
+        <translation>L&apos;esecuzione</translation>
+    </message>
+    <message>
+        <location filename="../ui/train_form.cpp" line="93"/>
         <source>data.yaml</source>
         <translation>data.yaml</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="45"/>
+        <location filename="../ui/train_form.cpp" line="94"/>
         <source>Browse…</source>
         <translation>Sfoglia…</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="48"/>
+        <location filename="../ui/train_form.cpp" line="97"/>
         <source>Dataset YAML</source>
         <translation>YAML del dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="48"/>
+        <location filename="../ui/train_form.cpp" line="97"/>
         <source>YAML (*.yaml *.yml)</source>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="77"/>
-        <source>mixed precision (CUDA)</source>
-        <translation>precisione mista (CUDA)</translation>
+        <location filename="../ui/train_form.cpp" line="157"/>
+        <source>More options</source>
+        <translation>Altre opzioni</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="81"/>
-        <source>capture the training step as a CUDA graph</source>
-        <translation>cattura lo step di addestramento come grafo CUDA</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="90"/>
-        <source>Model</source>
-        <translation>Modello</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="91"/>
-        <source>Pretrained</source>
-        <translation>Preaddestrato</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="92"/>
-        <source>Data</source>
-        <translation>Dati</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="93"/>
-        <source>Epochs</source>
-        <translation>Epoche</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="94"/>
-        <source>Batch</source>
-        <translation>Batch</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="95"/>
-        <source>Image size</source>
-        <translation>Dimensione immagine</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="96"/>
-        <source>Device</source>
-        <translation>Dispositivo</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="97"/>
-        <source>Optimizer</source>
-        <translation>Ottimizzatore</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="98"/>
-        <source>lr0</source>
-        <translation>lr0</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="99"/>
-        <source>AMP</source>
-        <translation>AMP</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="100"/>
-        <source>CUDA graph</source>
-        <translation>Grafo CUDA</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="101"/>
-        <source>Project folder</source>
-        <translation>Cartella del progetto</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="102"/>
-        <source>Run name</source>
-        <translation>Nome dell&apos;esecuzione</translation>
-    </message>
-    <message>
-        <location filename="../ui/train_form.cpp" line="121"/>
+        <location filename="../ui/train_form.cpp" line="204"/>
         <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
         <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
     </message>
@@ -1277,33 +1305,33 @@ Resta in uso %2.</translation>
         <translation>inattivo</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="205"/>
+        <location filename="../ui/train_page.cpp" line="210"/>
         <source>last run: %1</source>
         <translation>ultima esecuzione: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="142"/>
-        <location filename="../ui/train_page.cpp" line="153"/>
+        <location filename="../ui/train_page.cpp" line="147"/>
+        <location filename="../ui/train_page.cpp" line="158"/>
         <source>off</source>
         <translation>spento</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="206"/>
+        <location filename="../ui/train_page.cpp" line="211"/>
         <source>stopped; Resume continues %1</source>
         <translation>fermato; Riprendi continua %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="207"/>
+        <location filename="../ui/train_page.cpp" line="212"/>
         <source>finished: best mAP50-95 %1, results in %2</source>
         <translation>terminato: miglior mAP50-95 %1, risultati in %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="212"/>
+        <location filename="../ui/train_page.cpp" line="217"/>
         <source>failed: %1</source>
         <translation>non riuscito: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="213"/>
+        <location filename="../ui/train_page.cpp" line="218"/>
         <source>error: %1</source>
         <translation>errore: %1</translation>
     </message>
@@ -1313,22 +1341,22 @@ Resta in uso %2.</translation>
         <translation>Prima scegli lo YAML di un dataset</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="128"/>
+        <location filename="../ui/train_page.cpp" line="133"/>
         <source>resuming %1</source>
         <translation>ripresa di %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="135"/>
+        <location filename="../ui/train_page.cpp" line="140"/>
         <source>stopping after this batch…</source>
         <translation>arresto dopo questo batch…</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="158"/>
+        <location filename="../ui/train_page.cpp" line="163"/>
         <source>starting…</source>
         <translation>avvio…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/train_page.cpp" line="146"/>
+        <location filename="../ui/train_page.cpp" line="151"/>
         <source>requested: eager until a batch shape has come %n time(s)</source>
         <translation>
             <numerusform>richiesto: eager finché una forma di batch non si è presentata %n volta</numerusform>
@@ -1336,42 +1364,42 @@ Resta in uso %2.</translation>
         </translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="120"/>
+        <location filename="../ui/train_page.cpp" line="125"/>
         <source>training %1 on %2</source>
         <translation>addestramento di %1 su %2</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="144"/>
+        <location filename="../ui/train_page.cpp" line="149"/>
         <source>not used, training eager: %1</source>
         <translation>non usato, addestramento eager: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="149"/>
+        <location filename="../ui/train_page.cpp" line="154"/>
         <source>replaying the training step for batches of %1</source>
         <translation>ripete lo step di addestramento per i batch di %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="151"/>
+        <location filename="../ui/train_page.cpp" line="156"/>
         <source>eager after a failure: %1</source>
         <translation>eager dopo un errore: %1</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="161"/>
+        <location filename="../ui/train_page.cpp" line="166"/>
         <source>off (CUDA graph unchecked)</source>
         <translation>spento (grafo CUDA non selezionato)</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="176"/>
+        <location filename="../ui/train_page.cpp" line="181"/>
         <source>epoch %1/%2, batch %3/%4, loss %5, %6 ms a step, ETA %7:%8</source>
         <translation>epoca %1/%2, batch %3/%4, perdita %5, %6 ms per passo, fine tra %7:%8</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="190"/>
+        <location filename="../ui/train_page.cpp" line="195"/>
         <source>epoch %1/%2: loss %3%4, %5 s</source>
         <translation>epoca %1/%2: perdita %3%4, %5 s</translation>
     </message>
     <message>
-        <location filename="../ui/train_page.cpp" line="195"/>
+        <location filename="../ui/train_page.cpp" line="200"/>
         <source>, mAP50 %1, mAP50-95 %2</source>
         <translation>, mAP50 %1, mAP50-95 %2</translation>
     </message>

@@ -2,14 +2,20 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <map>
 
 #include "cuda_gate.h"
 #include "libreyolo/families.h"
@@ -18,111 +24,188 @@
 #include "pretrained_catalog.h"
 #include "weights_download.h"
 
-TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
-    const libreyolo::TrainOptions defaults;
-    model_ = new QLineEdit(QString::fromStdString(defaults.model), this);
-    model_->setObjectName("model");
-    model_->setToolTip(tr("A model name (%1) or a .safetensors or LibreYOLO .pt file to start from")
-                           .arg(QString::fromStdString(libreyolo::model_names_summary(true))));
-    family_ = libreyolo::parse_model_name(defaults.model).family;
-    connect(model_, &QLineEdit::editingFinished, this, &TrainForm::applyFamilyDefaults);
-    auto* pick = new QPushButton(tr("Pretrained…"), this);
-    pick->setObjectName("choosePretrained");
-    connect(pick, &QPushButton::clicked, this, &TrainForm::choosePretrainedModel);
-    auto* modelRow = new QHBoxLayout;
-    modelRow->addWidget(model_, 1);
-    modelRow->addWidget(pick);
-    pretrained_ = new QCheckBox(tr("start from LibreYOLO's pretrained weights"), this);
-    pretrained_->setObjectName("pretrained");
-    pretrained_->setChecked(defaults.pretrained);
-    pretrained_->setToolTip(
-        tr("Checked: a model name starts from its published COCO weights (downloaded once). "
-           "Unchecked: from random weights (LibreYOLO's pretrained=False), which takes "
-           "hundreds of epochs."));
-    data_ = new QLineEdit(this);
-    data_->setObjectName("data");
-    data_->setPlaceholderText(tr("data.yaml"));
-    auto* browse = new QPushButton(tr("Browse…"), this);
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("Dataset YAML"), QString(), tr("YAML (*.yaml *.yml)"));
-        if (!path.isEmpty()) data_->setText(path);
-    });
-    auto* dataRow = new QHBoxLayout;
-    dataRow->addWidget(data_, 1);
-    dataRow->addWidget(browse);
-    auto spin = [this](int lo, int hi, int value, int step = 1) {
-        auto* s = new QSpinBox(this);
-        s->setRange(lo, hi);
-        s->setSingleStep(step);
-        s->setValue(value);
-        return s;
-    };
-    epochs_ = spin(1, 10000, defaults.epochs);
-    batch_ = spin(1, 1024, defaults.batch);
-    imgsz_ = spin(32, 4096, defaults.imgsz, 32);
-    connect(imgsz_, &QSpinBox::editingFinished, this,
-            [this] { imgsz_->setValue(libreyolo::nearest_image_size(imgsz_->value())); });
-    device_ = new QComboBox(this);
-    device_->setEditable(true);
-    device_->addItems({"auto", "cpu", "cuda"});
-    cuda_gate::disableMissingDevices(device_);
-    optimizer_ = new QComboBox(this);
-    optimizer_->addItems({"SGD", "Adam", "AdamW"});
-    lr0_ = new QDoubleSpinBox(this);
-    lr0_->setDecimals(5);
-    lr0_->setRange(1e-6, 1.0);
-    lr0_->setSingleStep(0.001);
-    lr0_->setValue(defaults.lr0);
-    amp_ = new QCheckBox(tr("mixed precision (CUDA)"), this);
-    amp_->setObjectName("amp");
-    amp_->setChecked(defaults.amp);
-    cuda_gate::disableWithoutGpu(amp_, cuda_gate::noGpuForAmp());
-    cudaGraph_ = new QCheckBox(tr("capture the training step as a CUDA graph"), this);
-    cudaGraph_->setObjectName("cudaGraph");
-    cuda_gate::disableWithoutGpu(cudaGraph_, cuda_gate::noGpuForGraphs());
-    project_ = new QLineEdit(QString::fromStdString(defaults.project), this);
-    name_ = new QLineEdit(QString::fromStdString(defaults.name), this);
-    name_->setObjectName("name");
+namespace {
 
-    auto* form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("Model"), modelRow);
-    form->addRow(tr("Pretrained"), pretrained_);
-    form->addRow(tr("Data"), dataRow);
-    form->addRow(tr("Epochs"), epochs_);
-    form->addRow(tr("Batch"), batch_);
-    form->addRow(tr("Image size"), imgsz_);
-    form->addRow(tr("Device"), device_);
-    form->addRow(tr("Optimizer"), optimizer_);
-    form->addRow(tr("lr0"), lr0_);
-    form->addRow(tr("AMP"), amp_);
-    form->addRow(tr("CUDA graph"), cudaGraph_);
-    form->addRow(tr("Project folder"), project_);
-    form->addRow(tr("Run name"), name_);
+// Set by the page's buttons (Start: a new run, never over another; Resume), not by rows.
+bool setByButtons(const libreyolo::OptionSpec& spec) {
+    return spec.key == "resume" || spec.key == "exist_ok";
+}
+
+// The family of model, or "" for a file or a mistyped name (train() explains those at start).
+std::string familyOf(const std::string& model) {
+    if (!libreyolo::looks_like_model_name(model)) return "";
+    try {
+        return libreyolo::parse_model_name(model).family;
+    } catch (const std::exception&) {
+        return "";
+    }
+}
+
+QString sectionTitle(libreyolo::OptionSection section) {
+    switch (section) {
+        case libreyolo::OptionSection::Optimisation:
+            return TrainForm::tr("Optimisation");
+        case libreyolo::OptionSection::Augmentation:
+            return TrainForm::tr("Augmentation");
+        case libreyolo::OptionSection::Run:
+            return TrainForm::tr("The run");
+        default:
+            return QString();
+    }
+}
+
+// An editor whose text is a line edit's, in a row with a button beside it.
+OptionEditor lineWithButton(QLineEdit* line, QPushButton* button, QWidget* parent) {
+    auto* row = new QWidget(parent);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(line, 1);
+    layout->addWidget(button);
+    return {row, [line] { return line->text().trimmed(); }, [line](const QString& t) { line->setText(t); }};
+}
+
+// A check box that stays unchecked (and disabled) without a GPU: the form shows what the run will do.
+OptionEditor gpuCheckBox(const libreyolo::OptionSpec& spec, QWidget* parent, const QString& noGpu) {
+    OptionEditor e = makeOptionEditor(spec, parent);
+    auto* box = static_cast<QCheckBox*>(e.widget);
+    cuda_gate::disableWithoutGpu(box, noGpu);
+    e.setText = [box](const QString& t) { box->setChecked(t == "true" && box->isEnabled()); };
+    return e;
+}
+
+}  // namespace
+
+OptionEditor TrainForm::makeEditor(const libreyolo::OptionSpec& spec) {
+    if (spec.key == "model") {
+        model_ = new QLineEdit(this);
+        model_->setObjectName("model");
+        model_->setToolTip(tr("A model name (%1) or a .safetensors or LibreYOLO .pt file to start from")
+                               .arg(QString::fromStdString(libreyolo::model_names_summary(true))));
+        connect(model_, &QLineEdit::editingFinished, this, &TrainForm::applyFamilyDefaults);
+        auto* pick = new QPushButton(tr("Pretrained…"), this);
+        pick->setObjectName("choosePretrained");
+        connect(pick, &QPushButton::clicked, this, &TrainForm::choosePretrainedModel);
+        return lineWithButton(model_, pick, this);
+    }
+    if (spec.key == "data") {
+        data_ = new QLineEdit(this);
+        data_->setObjectName("data");
+        data_->setPlaceholderText(tr("data.yaml"));
+        auto* browse = new QPushButton(tr("Browse…"), this);
+        connect(browse, &QPushButton::clicked, this, [this] {
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Dataset YAML"), QString(), tr("YAML (*.yaml *.yml)"));
+            if (!path.isEmpty()) data_->setText(path);
+        });
+        return lineWithButton(data_, browse, this);
+    }
+    if (spec.key == "device") {
+        auto* device = new QComboBox(this);
+        device->setObjectName("device");
+        device->setEditable(true);
+        device->addItems({"auto", "cpu", "cuda"});
+        cuda_gate::disableMissingDevices(device);
+        return {device, [device] { return device->currentText().trimmed(); },
+                [device](const QString& t) { device->setCurrentText(t); }};
+    }
+    if (spec.key == "amp") return gpuCheckBox(spec, this, cuda_gate::noGpuForAmp());
+    if (spec.key == "cuda_graph") return gpuCheckBox(spec, this, cuda_gate::noGpuForGraphs());
+    OptionEditor e = makeOptionEditor(spec, this);
+    if (spec.key == "imgsz") {
+        auto* spin = static_cast<QSpinBox*>(e.widget);
+        spin->setSingleStep(libreyolo::kImageSizeMultiple);
+        connect(spin, &QSpinBox::editingFinished, this,
+                [spin] { spin->setValue(libreyolo::nearest_image_size(spin->value())); });
+    }
+    if (spec.key == "name") name_ = static_cast<QLineEdit*>(e.widget);
+    return e;
+}
+
+TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
+    auto* basics = new QFormLayout;
+    basics->setContentsMargins(0, 0, 0, 0);
+    auto* moreBox = new QWidget(this);
+    auto* moreLayout = new QVBoxLayout(moreBox);
+    moreLayout->setContentsMargins(0, 0, 0, 0);
+    std::map<libreyolo::OptionSection, QFormLayout*> sections;
+    for (const libreyolo::OptionSpec& spec : libreyolo::train_option_schema()) {
+        if (setByButtons(spec) || spec.section == libreyolo::OptionSection::Distributed) continue;
+        QFormLayout* form = basics;
+        if (spec.section != libreyolo::OptionSection::Basics) {
+            QFormLayout*& section = sections[spec.section];
+            if (!section) {
+                auto* group = new QGroupBox(sectionTitle(spec.section), moreBox);
+                section = new QFormLayout(group);
+                moreLayout->addWidget(group);
+            }
+            form = section;
+        }
+        OptionEditor editor = makeEditor(spec);
+        auto* label = new QLabel(QString::fromStdString(spec.key), this);
+        label->setToolTip(optionToolTip(spec));
+        form->addRow(label, editor.widget);
+        rows_.push_back({&spec, std::move(editor), form});
+    }
+    moreLayout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(moreBox);
+    scroll->setVisible(false);
+    more_ = new QToolButton(this);
+    more_->setObjectName("moreOptions");
+    more_->setText(tr("More options"));
+    more_->setCheckable(true);
+    more_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    more_->setArrowType(Qt::RightArrow);
+    connect(more_, &QToolButton::toggled, this, [this, scroll](bool open) {
+        scroll->setVisible(open);
+        more_->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(basics);
+    layout->addWidget(more_);
+    layout->addWidget(scroll, 1);
+    setOptions(libreyolo::TrainOptions{});
+}
+
+const TrainForm::Row* TrainForm::row(const std::string& key) const {
+    for (const Row& r : rows_)
+        if (r.spec->key == key) return &r;
+    return nullptr;
+}
+
+void TrainForm::showFamilyRows(const std::string& family) {
+    for (const Row& r : rows_) r.form->setRowVisible(r.editor.widget, family.empty() || r.spec->applies_to(family));
 }
 
 void TrainForm::applyFamilyDefaults() {
     const std::string model = model_->text().trimmed().toStdString();
-    if (!libreyolo::looks_like_model_name(model)) return;  // files: their family's defaults apply at start
-    std::string family;
+    const std::string family = familyOf(model);
+    if (family.empty() || model == defaultsModel_) return;
+    libreyolo::TrainOptions before, after;
     try {
-        family = libreyolo::parse_model_name(model).family;
+        after = libreyolo::train_defaults(model);
     } catch (const std::exception&) {
-        return;  // a mistyped name: train() explains it at start
+        return;
     }
-    if (family == family_) return;
-    family_ = family;
-    const libreyolo::TrainOptions d = libreyolo::train_defaults(model);
-    epochs_->setValue(d.epochs);
-    batch_->setValue(d.batch);
-    optimizer_->setCurrentText(QString::fromStdString(d.optimizer));
-    lr0_->setValue(d.lr0);
+    try {
+        before = libreyolo::train_defaults(defaultsModel_);
+    } catch (const std::exception&) {
+        // a file that no longer reads: every row differing from the plain defaults takes the model's
+    }
+    defaultsModel_ = model;
+    for (const Row& r : rows_) {
+        const std::string value = r.spec->get(after);
+        if (r.spec->key != "model" && value != r.spec->get(before)) r.editor.setText(QString::fromStdString(value));
+    }
+    showFamilyRows(family);
     Q_EMIT familyDefaultsApplied(tr("%1: %2 defaults (optimizer %3, lr0 %4)")
                                      .arg(QString::fromStdString(model),
                                           QString::fromStdString(libreyolo::family_traits(family).display_name),
-                                          QString::fromStdString(d.optimizer))
-                                     .arg(d.lr0));
+                                          QString::fromStdString(std::string(libreyolo::to_string(after.optimizer))))
+                                     .arg(after.lr0));
 }
 
 libreyolo::TrainOptions TrainForm::options() const {
@@ -133,37 +216,34 @@ libreyolo::TrainOptions TrainForm::options() const {
     } catch (const std::exception&) {
         o.model = model;  // an unknown name: train() says so on the worker
     }
-    o.pretrained = pretrained_->isChecked();
-    o.data = data_->text().trimmed().toStdString();
-    o.epochs = epochs_->value();
-    o.batch = batch_->value();
-    o.imgsz = imgsz_->value();
-    o.device = device_->currentText().trimmed().toStdString();
-    o.optimizer = optimizer_->currentText().toStdString();
-    o.lr0 = lr0_->value();
-    o.amp = amp_->isChecked();
-    o.cuda_graph = cudaGraph_->isChecked();
-    o.project = project_->text().trimmed().toStdString();
-    o.name = name_->text().trimmed().toStdString();
+    for (const Row& r : rows_) {
+        if (r.spec->key == "model") continue;
+        try {
+            r.spec->set(o, r.editor.text().toStdString());
+        } catch (const std::exception&) {
+            // keeps the default; problem() names the row
+        }
+    }
     o.exist_ok = false;
+    o.resume = false;
     return o;
 }
 
+QString TrainForm::problem() const {
+    libreyolo::TrainOptions o = options();
+    try {
+        for (const Row& r : rows_) r.spec->set(o, r.editor.text().toStdString());
+        libreyolo::check_train_options(o);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return QString();
+}
+
 void TrainForm::setOptions(const libreyolo::TrainOptions& o) {
-    model_->setText(QString::fromStdString(o.model));
-    pretrained_->setChecked(o.pretrained);
-    data_->setText(QString::fromStdString(o.data));
-    epochs_->setValue(o.epochs);
-    batch_->setValue(o.batch);
-    imgsz_->setValue(o.imgsz);
-    device_->setCurrentText(QString::fromStdString(o.device));
-    optimizer_->setCurrentText(QString::fromStdString(o.optimizer));
-    lr0_->setValue(o.lr0);
-    // Without a GPU these stay unchecked (and disabled): the form shows what the run will do.
-    amp_->setChecked(o.amp && amp_->isEnabled());
-    cudaGraph_->setChecked(o.cuda_graph && cudaGraph_->isEnabled());
-    project_->setText(QString::fromStdString(o.project));
-    name_->setText(QString::fromStdString(o.name));
+    for (const Row& r : rows_) r.editor.setText(QString::fromStdString(r.spec->get(o)));
+    defaultsModel_ = o.model;
+    showFamilyRows(familyOf(o.model));
 }
 
 libreyolo::TrainOptions TrainForm::newRunOptions() {
@@ -192,7 +272,8 @@ void TrainForm::choosePretrainedModel() {
     connect(picker, &ModelPickerDialog::modelChosen, this, [this](const QString& name) {
         model_->setText(name);
         applyFamilyDefaults();
-        if (pretrained_->isChecked() && weightsNeedDownload(name)) (new WeightsDownloadDialog(name, this))->start();
+        if (row("pretrained")->editor.text() == "true" && weightsNeedDownload(name))
+            (new WeightsDownloadDialog(name, this))->start();
     });
     picker->open();
 }

@@ -1,30 +1,36 @@
 #pragma once
-// The Train page's form: model (typed, or chosen from the pretrained models), whether a name starts
-// from LibreYOLO's pretrained weights, data, epochs, batch, imgsz, device, optimizer, lr0, AMP, CUDA
-// graph, project folder and run name, as libreyolo::TrainOptions over the model family's defaults
-// (libreyolo::train_defaults) for what the form does not show. Options that need a CUDA GPU (AMP,
-// CUDA graph, cuda devices) are disabled where there is none.
+// The Train page's form, made from the training options schema (libreyolo/options.h): a row for
+// every option, the basics on the form and the rest (optimisation, augmentation, the run) under
+// "More options", each with its help as tooltip. The model's row types a name or file or opens the
+// pretrained picker; data browses for a YAML; options that need a CUDA GPU (AMP, CUDA graph, cuda
+// devices) are disabled where there is none; options of other families are hidden. resume and
+// exist_ok are the page's buttons' to set, and the distributed options the CLI's (the studio trains
+// in one process).
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 #include "engine_metatypes.h"
+#include "option_editor.h"
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
 class QLineEdit;
-class QSpinBox;
+class QToolButton;
 
 class TrainForm : public QWidget {
     Q_OBJECT
 public:
     explicit TrainForm(QWidget* parent = nullptr);
 
+    // The model family's defaults (libreyolo::train_defaults) with every row's value over them;
     // resume=false, exist_ok=false: a run never writes over another, the engine numbers a taken
-    // name (exp, exp2, ...).
+    // name (exp, exp2, ...). A row whose text does not parse keeps the default (problem() says so).
     libreyolo::TrainOptions options() const;
     void setOptions(const libreyolo::TrainOptions& options);
+    // What is wrong with the form's values, naming the option ("epochs=0: must be ..."); empty when
+    // a run can start.
+    QString problem() const;
     // options() for a new run. Run name may still show the folder a run reported: the new run
     // starts from the name typed before it, so the engine numbers exp3 after exp2, not exp22.
     libreyolo::TrainOptions newRunOptions();
@@ -38,28 +44,28 @@ public:
     void choosePretrainedModel();
 
 Q_SIGNALS:
-    // The form took another family's defaults: a line for the log.
+    // The form took another model's defaults: a line for the log.
     void familyDefaultsApplied(const QString& line);
 
 private:
-    // A model name of another family puts that family's defaults in the form (epochs, batch,
-    // optimizer, lr0): RT-DETR trains with AdamW at 1e-4, YOLOv9 with SGD at 0.01.
+    struct Row {
+        const libreyolo::OptionSpec* spec;
+        OptionEditor editor;
+        QFormLayout* form;  // the layout holding its row
+    };
+    OptionEditor makeEditor(const libreyolo::OptionSpec& spec);
+    const Row* row(const std::string& key) const;
+    // A model name of another family or size puts that model's defaults in the rows whose default
+    // differs (RT-DETR trains with AdamW at 1e-4, YOLOv9 with SGD at 0.01) and shows only the rows
+    // of options that act on its family.
     void applyFamilyDefaults();
+    void showFamilyRows(const std::string& family);
 
-    std::string family_;  // of the model the form's defaults are for
+    std::string defaultsModel_;  // the model whose defaults the rows were set from
     QString runBaseName_, runFolderName_;
-
+    std::vector<Row> rows_;
     QLineEdit* model_ = nullptr;
-    QCheckBox* pretrained_ = nullptr;
     QLineEdit* data_ = nullptr;
-    QSpinBox* epochs_ = nullptr;
-    QSpinBox* batch_ = nullptr;
-    QSpinBox* imgsz_ = nullptr;
-    QComboBox* device_ = nullptr;
-    QComboBox* optimizer_ = nullptr;
-    QDoubleSpinBox* lr0_ = nullptr;
-    QCheckBox* amp_ = nullptr;
-    QCheckBox* cudaGraph_ = nullptr;
-    QLineEdit* project_ = nullptr;
     QLineEdit* name_ = nullptr;
+    QToolButton* more_ = nullptr;
 };

@@ -115,6 +115,11 @@ void TrainPage::start() {
         Q_EMIT runFailed(message);
         return;
     }
+    if (const QString problem = form_->problem(); !problem.isEmpty()) {
+        status_->setText(problem);
+        Q_EMIT runFailed(problem);
+        return;
+    }
     const libreyolo::TrainOptions o = form_->newRunOptions();
     charts_->clear();
     appendLog(tr("training %1 on %2").arg(QString::fromStdString(o.model), QString::fromStdString(o.data)));

@@ -14,6 +14,8 @@ struct Command {
     const char* summary;
     const char* help;
     int (*run)(const std::vector<std::string>& argv);
+    // Help made when asked (from the options schema), in place of help.
+    std::string (*make_help)() = nullptr;
 };
 
 const std::vector<Command>& commands();

@@ -4,12 +4,12 @@
 namespace libreyolo::cli {
 
 extern const Command kPredictCommand, kTrackCommand, kTrainCommand, kValCommand, kInfoCommand, kConvertCommand,
-    kSynthCommand, kCheckCommand, kKernelsCommand, kQuantizeCommand, kExportCommand, kVersionCommand;
+    kSynthCommand, kCheckCommand, kKernelsCommand, kQuantizeCommand, kExportCommand, kCfgCommand, kVersionCommand;
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> table = {kPredictCommand, kTrackCommand,   kTrainCommand,    kValCommand,
                                                kInfoCommand,    kConvertCommand, kQuantizeCommand, kExportCommand, kSynthCommand,
-                                               kCheckCommand,   kKernelsCommand, kVersionCommand};
+                                               kCheckCommand,   kKernelsCommand, kCfgCommand, kVersionCommand};
     return table;
 }
 

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
         names.push_back(c.name);
         if (command != c.name) continue;
         if (wants_help(rest)) {
-            std::cout << with_model_names(c.help);
+            std::cout << with_model_names(c.make_help ? c.make_help() : std::string(c.help));
             return 0;
         }
         try {

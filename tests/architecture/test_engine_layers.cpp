@@ -26,6 +26,7 @@ const std::vector<std::string> kLayers = {
     "kernels",      // the kernel registry: slots with their reference implementations, hub plugins
     "nn",           // network building blocks shared by families (Detector, attention, IoU, FLOPs)
     "registry",     // family definitions: lookups, name parsing, network specs, training defaults
+    "options",      // the training options schema: keys, types, bounds, help, saved train_config.yaml
     "quant",        // fake quantization and quantized convolutions
     "image",        // decoding, letterbox/stretch, sources, annotation
     "data",         // datasets, augmentation, loaders

@@ -3,8 +3,14 @@
 
 #include <caffe2/serialize/inline_container.h>
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "io/safetensors.h"
+#include "libreyolo/options.h"
+
+using libreyolo::OptionSpec;
+using libreyolo::train_option_schema;
+using libreyolo::train_options_markdown;
 
 namespace {
 
@@ -43,6 +49,34 @@ private Q_SLOTS:
             QCOMPARE(r.code, 0);
             QVERIFY(r.out.contains(QString("libreyolo %1").arg(command)));
         }
+    }
+
+    // The train command's keys, help and checks come from the options schema; `cfg` prints the
+    // options a run starts from and the docs table.
+    void trainOptionsComeFromTheSchema() {
+        Run r = run_cli({"train", "--help"});
+        QCOMPARE(r.code, 0);
+        for (const OptionSpec& spec : train_option_schema())
+            QVERIFY2(r.out.contains(QString::fromStdString("  " + spec.key + "=")), spec.key.c_str());
+        QVERIFY2(r.out.contains("[AdamW; yolo9, yolox SGD]"), qPrintable(r.out));
+        r = run_cli({"train", "data=x.yaml", "epoch=3"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("did you mean 'epochs'"), qPrintable(r.err));
+        r = run_cli({"train", "data=x.yaml", "lrf=0.1", "min_lr_ratio=0.2"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("given twice"), qPrintable(r.err));
+        r = run_cli({"train", "data=x.yaml", "optimizer=Lion"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("optimizer=Lion"), qPrintable(r.err));
+        r = run_cli({"cfg", "model=rtdetr-r18", "epochs=5"});
+        QCOMPARE(r.code, 0);
+        const YAML::Node cfg = YAML::Load(r.out.toStdString());
+        QCOMPARE(cfg["optimizer"].as<std::string>(), std::string("AdamW"));
+        QCOMPARE(cfg["epochs"].as<int>(), 5);
+        QCOMPARE(cfg.size(), train_option_schema().size());
+        r = run_cli({"cfg", "--markdown"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.out.toStdString(), train_options_markdown());
     }
 
     void infoPrintsTheParameterCount() {
@@ -119,6 +153,11 @@ private Q_SLOTS:
                          "project=" + dir_.filePath("runs"), "name=" + family});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             QVERIFY2(r.out.contains(family == "deim" ? "mal" : "vfl") && r.out.contains("ddf"), qPrintable(r.out));
+            // The run's options, as LibreYOLO's train_config.yaml.
+            const YAML::Node cfg = YAML::LoadFile(dir_.filePath("runs/" + family + "/train_config.yaml").toStdString());
+            QCOMPARE(cfg["epochs"].as<int>(), 1);
+            QCOMPARE(cfg["optimizer"].as<std::string>(), std::string("AdamW"));
+            QVERIFY(!cfg["multi_scale"].as<bool>());
             r = run_cli({"predict", "model=" + dir_.filePath("runs/" + family + "/weights/last.safetensors"),
                          "source=" + data + "/images/val", "imgsz=256", "device=cpu"});
             QVERIFY2(r.code == 0, qPrintable(r.err));

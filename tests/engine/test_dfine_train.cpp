@@ -69,8 +69,8 @@ private Q_SLOTS:
     void defaultsAreLibreYOLOsConfigs() {
         const TrainOptions d = train_defaults("dfine-s");
         QCOMPARE(d.model, std::string("dfine-s"));
-        QCOMPARE(d.optimizer, std::string("AdamW"));
-        QCOMPARE(d.scheduler, std::string("flat_cosine"));
+        QCOMPARE(d.optimizer, libreyolo::Optimizer::AdamW);
+        QCOMPARE(d.scheduler, libreyolo::LrScheduler::FlatCosine);
         QCOMPARE(d.lr0, 2e-4);
         QCOMPARE(d.lrf, 0.05);
         QCOMPARE(d.warmup_epochs, 2);
@@ -247,7 +247,7 @@ private Q_SLOTS:
         PredictOptions po;
         po.imgsz = 256;
         QVERIFY(!trained.predict(fs::path(data_).parent_path().string() + "/images/val", po).empty());
-        QCOMPARE(train_defaults(r.best).scheduler, std::string("flat_cosine"));
+        QCOMPARE(train_defaults(r.best).scheduler, libreyolo::LrScheduler::FlatCosine);
     }
 };
 

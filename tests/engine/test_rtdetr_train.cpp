@@ -50,7 +50,7 @@ private Q_SLOTS:
     void defaultsAreLibreYOLOsRtdetrConfig() {
         const TrainOptions o = train_defaults("rtdetr-r18");
         QCOMPARE(o.model, std::string("rtdetr-r18"));
-        QCOMPARE(o.optimizer, std::string("AdamW"));
+        QCOMPARE(o.optimizer, libreyolo::Optimizer::AdamW);
         QCOMPARE(o.lr0, 1e-4);
         QCOMPARE(o.lr_backbone, 5e-6);
         QCOMPARE(o.lrf, 1.0);
@@ -61,7 +61,7 @@ private Q_SLOTS:
         QCOMPARE(o.warmup_epochs, 0);
         QCOMPARE(o.mosaic, 0.0f);
         const TrainOptions yolo = train_defaults("yolo9-t");
-        QCOMPARE(yolo.optimizer, std::string("SGD"));
+        QCOMPARE(yolo.optimizer, libreyolo::Optimizer::SGD);
         QCOMPARE(yolo.clip_max_norm, 0.0);
         QVERIFY_THROWS_EXCEPTION(UnknownModel, train_defaults("rtdetr-x9"));
     }
@@ -133,7 +133,7 @@ private Q_SLOTS:
         po.imgsz = 160;
         QVERIFY(!trained.predict(fs::path(data_).parent_path().string() + "/images/val", po).empty());
         // Fine-tuning that checkpoint starts from RT-DETR's defaults too.
-        QCOMPARE(train_defaults(r.best).optimizer, std::string("AdamW"));
+        QCOMPARE(train_defaults(r.best).optimizer, libreyolo::Optimizer::AdamW);
     }
 
     void multiScaleTrainsAtSeveralSizes() {

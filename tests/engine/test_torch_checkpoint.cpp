@@ -143,7 +143,7 @@ private Q_SLOTS:
             QCOMPARE(a.boxes[i].conf, b.boxes[i].conf);
             QCOMPARE(a.boxes[i].x1, b.boxes[i].x1);
         }
-        QCOMPARE(train_defaults(kDir + "LibreYOLOXn-seeded-fp16.pt").scheduler, std::string("yoloxwarmcos"));
+        QCOMPARE(train_defaults(kDir + "LibreYOLOXn-seeded-fp16.pt").scheduler, libreyolo::LrScheduler::YoloxWarmCos);
     }
 
     // Stand-ins for LibreYOLO9t.pt and LibreRTDETRr18.pt that LibreYOLO's own BaseModel.save wrote

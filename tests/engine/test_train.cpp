@@ -205,8 +205,8 @@ private Q_SLOTS:
         o.imgsz = 100;
         QVERIFY(testing::error_of([&] { train(o); }).find("imgsz") != std::string::npos);
         o = options("bad", 1);
-        o.optimizer = "Lion";
-        QVERIFY(testing::error_of([&] { train(o); }).find("'Lion'") != std::string::npos);
+        o.mosaic_scale = {2.0f, 1.0f};
+        QVERIFY(testing::error_of([&] { train(o); }).find("mosaic_scale") != std::string::npos);
         o = options("nothing-here", 1);
         o.resume = true;
         QVERIFY_THROWS_EXCEPTION(FileNotFound, train(o));

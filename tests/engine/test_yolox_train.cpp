@@ -246,11 +246,11 @@ private Q_SLOTS:
         QCOMPARE(o.epochs, 300);
         QCOMPARE(o.batch, 16);
         QCOMPARE(o.imgsz, 640);
-        QCOMPARE(o.optimizer, std::string("SGD"));
+        QCOMPARE(o.optimizer, libreyolo::Optimizer::SGD);
         QCOMPARE(o.lr0, 0.01);
         QCOMPARE(o.momentum, 0.9);
         QCOMPARE(o.weight_decay, 5e-4);
-        QCOMPARE(o.scheduler, std::string("yoloxwarmcos"));
+        QCOMPARE(o.scheduler, libreyolo::LrScheduler::YoloxWarmCos);
         QCOMPARE(o.warmup_epochs, 5);
         QCOMPARE(o.warmup_lr_start, 0.0);
         QCOMPARE(o.lrf, 0.05);

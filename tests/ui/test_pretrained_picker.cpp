@@ -174,7 +174,7 @@ private Q_SLOTS:
         QVERIFY(picker);
         choose(picker, "rtdetr-r18");
         QCOMPARE(form.findChild<QLineEdit*>("model")->text(), QString("rtdetr-r18"));
-        QCOMPARE(form.options().optimizer, std::string("AdamW"));  // the family's defaults came along
+        QCOMPARE(form.options().optimizer, libreyolo::Optimizer::AdamW);  // the family's defaults came along
         QVERIFY(!form.findChild<WeightsDownloadDialog*>());        // from scratch: nothing to fetch
         QCOMPARE(server.requests(), 0);
     }

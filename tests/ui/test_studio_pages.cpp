@@ -260,7 +260,7 @@ private Q_SLOTS:
         QVERIFY(!(comboItem(settings.deviceBox(), "cuda:1")->flags() & Qt::ItemIsEnabled));
 
         TrainPage train;
-        for (const char* name : {"amp", "cudaGraph"}) {
+        for (const char* name : {"amp", "cuda_graph"}) {
             auto* box = train.findChild<QCheckBox*>(name);
             QVERIFY(box);
             QVERIFY(!box->isEnabled());

@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "libreyolo/device.h"
+#include "libreyolo/options.h"
 #include "libreyolo/synth.h"
 #include "support/event_loop_watch.h"
 #include "train_page.h"
@@ -124,12 +125,12 @@ private Q_SLOTS:
         TrainPage page;
         auto* model = page.findChild<QLineEdit*>("model");
         QVERIFY(model);
-        QCOMPARE(page.options().optimizer, std::string("SGD"));
+        QCOMPARE(page.options().optimizer, libreyolo::Optimizer::SGD);
         model->setText("rtdetr-r18");
         Q_EMIT model->editingFinished();
         libreyolo::TrainOptions o = page.options();
         QCOMPARE(o.model, std::string("rtdetr-r18"));
-        QCOMPARE(o.optimizer, std::string("AdamW"));
+        QCOMPARE(o.optimizer, libreyolo::Optimizer::AdamW);
         QCOMPARE(o.lr0, 1e-4);
         QCOMPARE(o.epochs, 72);
         QCOMPARE(o.batch, 4);
@@ -138,12 +139,45 @@ private Q_SLOTS:
         model->setText("yolo9-s");
         Q_EMIT model->editingFinished();
         o = page.options();
-        QCOMPARE(o.optimizer, std::string("SGD"));
+        QCOMPARE(o.optimizer, libreyolo::Optimizer::SGD);
         QCOMPARE(o.lr0, 0.01);
         QCOMPARE(o.clip_max_norm, 0.0);
         model->setText("rtdetr-nope");  // a typo changes nothing; train() explains it at start
         Q_EMIT model->editingFinished();
-        QCOMPARE(page.options().optimizer, std::string("SGD"));
+        QCOMPARE(page.options().optimizer, libreyolo::Optimizer::SGD);
+    }
+
+    // The form has a row for every option of the schema but those the page's buttons set and the
+    // distributed ones (the studio trains in one process); a value out of its range stops Start with
+    // its key; a model's options of other families hide, its size's defaults come along.
+    void everyOptionHasARowAndABadValueNamesItsKey() {
+        TrainPage page;
+        for (const libreyolo::OptionSpec& spec : libreyolo::train_option_schema()) {
+            const bool shown = spec.key != "resume" && spec.key != "exist_ok" &&
+                               spec.section != libreyolo::OptionSection::Distributed;
+            QVERIFY2((page.findChild<QWidget*>(QString::fromStdString(spec.key)) != nullptr) == shown,
+                     spec.key.c_str());
+        }
+        page.setOptions(tiny("bad", 1));
+        auto* mosaic = page.findChild<QLineEdit*>("mosaic");
+        QVERIFY(mosaic);
+        mosaic->setText("0.25");
+        QCOMPARE(page.options().mosaic, 0.25f);
+        mosaic->setText("1.5");
+        QSignalSpy failed(&page, &TrainPage::runFailed);
+        page.start();
+        QCOMPARE(failed.count(), 1);
+        QVERIFY2(failed.at(0).at(0).toString().contains("mosaic=1.5"), qPrintable(failed.at(0).at(0).toString()));
+        QVERIFY(!page.isRunning());
+        auto* model = page.findChild<QLineEdit*>("model");
+        model->setText("deim-x");
+        Q_EMIT model->editingFinished();
+        QCOMPARE(page.options().backbone_lr_mult, 0.01);
+        QVERIFY(page.findChild<QLineEdit*>("lr_backbone")->isHidden());
+        QVERIFY(!page.findChild<QLineEdit*>("backbone_lr_mult")->isHidden());
+        model->setText("deim-s");
+        Q_EMIT model->editingFinished();
+        QCOMPARE(page.options().backbone_lr_mult, 0.5);
     }
 
     // A YOLOX model brings LibreYOLO's YOLOX recipe, and its run plots the family's four loss parts.
@@ -154,7 +188,7 @@ private Q_SLOTS:
         model->setText("yolox-n");
         Q_EMIT model->editingFinished();
         libreyolo::TrainOptions o = page.options();
-        QCOMPARE(o.scheduler, std::string("yoloxwarmcos"));
+        QCOMPARE(o.scheduler, libreyolo::LrScheduler::YoloxWarmCos);
         QCOMPARE(o.epochs, 300);
         QCOMPARE(o.momentum, 0.9);
         QCOMPARE(o.mixup_prob, 1.0f);
@@ -184,10 +218,10 @@ private Q_SLOTS:
         model->setText("deim-n");
         Q_EMIT model->editingFinished();
         const libreyolo::TrainOptions o = page.options();
-        QCOMPARE(o.optimizer, std::string("AdamW"));
+        QCOMPARE(o.optimizer, libreyolo::Optimizer::AdamW);
         QCOMPARE(o.lr0, 1e-4);
         QCOMPARE(o.epochs, 132);
-        QCOMPARE(o.scheduler, std::string("flat_cosine"));
+        QCOMPARE(o.scheduler, libreyolo::LrScheduler::FlatCosine);
         QCOMPARE(o.backbone_lr_mult, 0.5);
         QVERIFY(o.multi_scale);
         libreyolo::TrainOptions run = tiny("deim", 1);

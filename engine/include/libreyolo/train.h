@@ -25,6 +25,13 @@ namespace libreyolo {
 // (multi_scale, a last smaller batch) are never captured.
 inline constexpr int kTrainingGraphRepeatsBeforeCapture = 3;
 
+// LibreYOLO's optimizer names: SGD (Nesterov momentum), Adam, AdamW.
+enum class Optimizer { SGD, Adam, AdamW };
+// LibreYOLO's scheduler names: linear, yoloxwarmcos, flat_cosine (TrainOptions::scheduler says how each runs).
+enum class LrScheduler { Linear, YoloxWarmCos, FlatCosine };
+
+// The options schema (options.h) lists every field below once, with its key, type, range and help:
+// a new option is a field here and a line there.
 struct TrainOptions {
     // A model name or a .safetensors / LibreYOLO .pt checkpoint to start from. With pretrained, a
     // name starts from LibreYOLO's published weights (pretrained.h: found or downloaded); without,
@@ -38,13 +45,13 @@ struct TrainOptions {
     int imgsz = 640;
     int workers = 4;
     std::string device = "auto";
-    std::string optimizer = "SGD";  // SGD, Adam, AdamW
+    Optimizer optimizer = Optimizer::SGD;
     double lr0 = 0.01;
     double lrf = 0.01;  // final lr = lr0 · lrf (LibreYOLO's min_lr_ratio)
     // linear: warm-up then linear to lr0 · lrf. yoloxwarmcos: quadratic warm-up, cosine to
     // lr0 · lrf, then lr0 · lrf for the last close_mosaic epochs; momentum constant. flat_cosine:
     // linear warm-up, lr0, then a cosine to lr0 · lrf over the last close_mosaic epochs.
-    std::string scheduler = "linear";
+    LrScheduler scheduler = LrScheduler::Linear;
     double momentum = 0.937;
     double weight_decay = 5e-4;
     int warmup_epochs = 3;

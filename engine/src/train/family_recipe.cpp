@@ -35,9 +35,9 @@ std::unique_ptr<torch::optim::Optimizer> FamilyRecipe::optimizer_over(const std:
 
 std::unique_ptr<torch::optim::Optimizer> make_grouped_optimizer(const std::vector<ParameterGroup>& groups,
                                                                 const TrainOptions& o) {
-    if (o.optimizer == "SGD")
+    if (o.optimizer == Optimizer::SGD)
         return grouped<ForeachSGD>(groups, torch::optim::SGDOptions(o.lr0).momentum(o.momentum).nesterov(true));
-    if (o.optimizer == "Adam")
+    if (o.optimizer == Optimizer::Adam)
         return grouped<torch::optim::Adam>(groups, torch::optim::AdamOptions(o.lr0).betas({o.momentum, 0.999}));
     return grouped<torch::optim::AdamW>(groups, torch::optim::AdamWOptions(o.lr0).betas({o.momentum, 0.999}));
 }

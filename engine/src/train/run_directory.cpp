@@ -5,19 +5,61 @@
 #include "io/remove_tree.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/log.h"
+#include "libreyolo/options.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
 
-// The options a resumed run takes from its checkpoint (device, workers and the like stay the
-// caller's). Keys missing from an older checkpoint take their defaults.
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TrainOptions, model, pretrained, data, epochs, batch, imgsz, optimizer,
-                                                lr0, lrf, scheduler, momentum, weight_decay, warmup_epochs,
-                                                warmup_momentum, warmup_lr_start, close_mosaic, mosaic, degrees,
-                                                translate, shear, mosaic_scale, mixup_prob, mixup_scale, hsv_prob,
-                                                flip_prob, ema_decay, seed, patience, eval_interval, save_period,
-                                                sync_bn, lr_backbone, clip_max_norm, multi_scale, base_size_repeat,
-                                                backbone_lr_mult, aug_stop_epoch_ratio, ema_restart_decay)
+namespace {
+
+// The options a resumed run takes from its checkpoint (OptionSpec::resumed), as typed JSON.
+nlohmann::json resumed_options_json(const TrainOptions& o) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const OptionSpec& spec : train_option_schema()) {
+        if (!spec.resumed) continue;
+        const std::string text = spec.get(o);
+        switch (spec.type) {
+            case OptionType::Bool:
+                out[spec.key] = text == "true";
+                break;
+            case OptionType::Int:
+            case OptionType::Float:
+                out[spec.key] = nlohmann::json::parse(text);
+                break;
+            case OptionType::FloatPair:
+                out[spec.key] = nlohmann::json::parse("[" + text + "]");
+                break;
+            default:
+                out[spec.key] = text;
+                break;
+        }
+    }
+    return out;
+}
+
+// Sets o from a checkpoint's options (this build's or an older one's: keys it lacks keep o's).
+void set_resumed_options(TrainOptions& o, const nlohmann::json& saved, const std::string& file) {
+    for (const OptionSpec& spec : train_option_schema()) {
+        if (!spec.resumed || !saved.contains(spec.key)) continue;
+        const nlohmann::json& v = saved.at(spec.key);
+        std::string text;
+        if (v.is_string())
+            text = v.get<std::string>();
+        else if (v.is_array() && v.size() == 2)
+            text = v.at(0).dump() + "," + v.at(1).dump();
+        else if (v.is_boolean() || v.is_number())
+            text = v.dump();
+        else
+            throw InvalidArgument(file + ": options." + spec.key + " is " + v.dump());
+        try {
+            spec.set(o, text);
+        } catch (const InvalidArgument& e) {
+            throw InvalidArgument(file + ": options: " + e.what());
+        }
+    }
+}
+
+}  // namespace
 
 namespace training {
 
@@ -27,7 +69,7 @@ RunDirectory::RunDirectory(TrainOptions& o, bool main_rank) {
         const fs::path state = weights("last.train.safetensors");
         if (!fs::exists(state)) throw FileNotFound("resume: " + state.string() + ": no checkpoint to resume from");
         resume_ = io::read_safetensors(state);
-        nlohmann::json::parse(resume_.metadata.at("train_state")).at("options").get_to(o);
+        set_resumed_options(o, nlohmann::json::parse(resume_.metadata.at("train_state")).at("options"), state.string());
         return;
     }
     PredictOptions naming;
@@ -79,8 +121,12 @@ void RunDirectory::save_last(const Model& ema, torch::optim::Optimizer& optimize
                                                           {"stale_epochs", state.stale_epochs},
                                                           {"best_epoch", state.best_epoch},
                                                           {"grad_scaler", state.grad_scaler},
-                                                          {"options", nlohmann::json(o)}}
+                                                          {"options", resumed_options_json(o)}}
                                                .dump()}});
+}
+
+void RunDirectory::save_options(const TrainOptions& o) const {
+    io::write_file_atomically(dir_ / "train_config.yaml", [&](std::ostream& out) { out << train_options_yaml(o); });
 }
 
 void RunDirectory::save_best(const Model& ema) {

@@ -47,6 +47,8 @@ public:
     LoopState restore(torch::nn::Module& net, torch::nn::Module& ema, torch::optim::Optimizer& optimizer);
     void save_last(const Model& ema, torch::optim::Optimizer& optimizer, torch::nn::Module& net, const LoopState& state,
                    const TrainOptions& o);
+    // train_config.yaml: every option of the run, as LibreYOLO's TrainConfig.to_yaml writes it.
+    void save_options(const TrainOptions& o) const;
     void save_best(const Model& ema);
     void save_epoch(const Model& ema, int epoch);
 

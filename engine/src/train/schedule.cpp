@@ -4,18 +4,15 @@
 #include <cmath>
 #include <numbers>
 
-#include "libreyolo/errors.h"
 
 namespace libreyolo::training {
 
 Schedule Schedule::of(const TrainOptions& o, int batches_per_epoch) {
     Kind kind = Kind::Linear;
-    if (o.scheduler == "yoloxwarmcos")
+    if (o.scheduler == LrScheduler::YoloxWarmCos)
         kind = Kind::WarmupCosine;
-    else if (o.scheduler == "flat_cosine")
+    else if (o.scheduler == LrScheduler::FlatCosine)
         kind = Kind::FlatCosine;
-    else if (o.scheduler != "linear")
-        throw InvalidArgument("scheduler: '" + o.scheduler + "' is not linear, yoloxwarmcos or flat_cosine");
     Schedule s{kind,
                o.lr0,
                o.lr0 * o.lrf,
@@ -61,14 +58,14 @@ double Schedule::beta(int64_t it) const {
     return warmup_momentum + (momentum - warmup_momentum) * double(it) / double(warmup_iters);
 }
 
-void apply_schedule(torch::optim::Optimizer& opt, const std::string& kind, double lr, double beta,
+void apply_schedule(torch::optim::Optimizer& opt, Optimizer kind, double lr, double beta,
                     const std::vector<double>& lr_ratios) {
     for (std::size_t i = 0; i < opt.param_groups().size(); ++i) {
         auto& g = opt.param_groups()[i];
         g.options().set_lr(lr * (i < lr_ratios.size() ? lr_ratios[i] : 1.0));
-        if (kind == "SGD")
+        if (kind == Optimizer::SGD)
             static_cast<torch::optim::SGDOptions&>(g.options()).momentum(beta);
-        else if (kind == "Adam") {
+        else if (kind == Optimizer::Adam) {
             auto& a = static_cast<torch::optim::AdamOptions&>(g.options());
             a.betas({beta, std::get<1>(a.betas())});
         } else {

@@ -32,7 +32,7 @@ struct Schedule {
 
 // The schedule's lr scaled by each group's multiple, and its momentum as SGD's momentum or Adam's
 // beta1, on every parameter group of opt (an optimizer of kind o.optimizer).
-void apply_schedule(torch::optim::Optimizer& opt, const std::string& kind, double lr, double beta,
+void apply_schedule(torch::optim::Optimizer& opt, Optimizer kind, double lr, double beta,
                     const std::vector<double>& lr_ratios);
 
 // LibreYOLO's multi-scale sizes around imgsz: multiples of 32 from 0.75 to 1.25 times it, imgsz

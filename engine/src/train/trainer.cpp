@@ -12,8 +12,8 @@
 #include "distributed/distributed_training.h"
 #include "libreyolo/errors.h"
 #include "libreyolo/families.h"
-#include "libreyolo/image_size.h"
 #include "libreyolo/log.h"
+#include "libreyolo/options.h"
 #include "libreyolo/train.h"
 #include "model/model_impl.h"
 #include "train/epoch_closer.h"
@@ -29,43 +29,6 @@ namespace libreyolo {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void validate_options(const TrainOptions& o) {
-    auto fail = [](const std::string& m) { throw InvalidArgument(m); };
-    if (o.data.empty()) fail("data: name the dataset YAML");
-    if (o.epochs < 1) fail("epochs: must be at least 1, got " + std::to_string(o.epochs));
-    if (o.batch < 1) fail("batch: must be at least 1, got " + std::to_string(o.batch));
-    check_image_size(o.imgsz);
-    if (!(o.lr0 > 0)) fail("lr0: must be positive");
-    if (o.optimizer != "SGD" && o.optimizer != "Adam" && o.optimizer != "AdamW")
-        fail("optimizer: '" + o.optimizer + "' is not SGD, Adam or AdamW");
-    if (!(o.clip_max_norm >= 0)) fail("clip_max_norm: must be 0 (off) or positive");
-    if (o.scheduler != "linear" && o.scheduler != "yoloxwarmcos" && o.scheduler != "flat_cosine")
-        fail("scheduler: '" + o.scheduler + "' is not linear, yoloxwarmcos or flat_cosine");
-    const auto probability = [&](const char* key, float p) {
-        if (!(p >= 0 && p <= 1)) fail(std::string(key) + ": must be a probability in [0, 1], got " + std::to_string(p));
-    };
-    probability("mosaic", o.mosaic);
-    probability("mixup_prob", o.mixup_prob);
-    probability("hsv_prob", o.hsv_prob);
-    probability("flip_prob", o.flip_prob);
-    const auto range = [&](const char* key, const std::array<float, 2>& r) {
-        if (!(r[0] > 0 && r[0] <= r[1]))
-            fail(std::string(key) + ": needs 0 < low <= high, got " + std::to_string(r[0]) + "," +
-                 std::to_string(r[1]));
-    };
-    range("mosaic_scale", o.mosaic_scale);
-    range("mixup_scale", o.mixup_scale);
-    if (!(o.degrees >= 0 && o.shear >= 0 && o.translate >= 0 && o.translate < 1))
-        fail("degrees, shear, translate: must be non-negative (translate below 1)");
-    if (!(o.ema_decay > 0 && o.ema_decay < 1)) fail("ema_decay: must be in (0, 1), got " + std::to_string(o.ema_decay));
-    if (!(o.ema_restart_decay >= 0 && o.ema_restart_decay < 1))
-        fail("ema_restart_decay: must be 0 (off) or in (0, 1), got " + std::to_string(o.ema_restart_decay));
-    if (o.base_size_repeat < 1) fail("base_size_repeat: must be at least 1, got " + std::to_string(o.base_size_repeat));
-    if (!(o.backbone_lr_mult > 0)) fail("backbone_lr_mult: must be positive");
-    if (!(o.aug_stop_epoch_ratio > 0 && o.aug_stop_epoch_ratio <= 1))
-        fail("aug_stop_epoch_ratio: must be in (0, 1], got " + std::to_string(o.aug_stop_epoch_ratio));
-}
 
 class TrainingRun {
 public:
@@ -128,14 +91,15 @@ void TrainingRun::open_run_folder() {
     main_rank_ = !rank_ || rank_->rank == 0;
     if (rank_) {
         o_.device = distributed::rank_device(o_.device, *rank_);
-        if (o_.dist_timeout < 1)
-            throw InvalidArgument("dist_timeout: must be at least 1 second, got " + std::to_string(o_.dist_timeout));
         result_.rank = rank_->rank;
         result_.world_size = rank_->world_size;
     }
     folder_ = std::make_unique<training::RunDirectory>(o_, main_rank_);
-    validate_options(o_);
-    if (main_rank_) std::filesystem::create_directories(folder_->path() / "weights");
+    check_train_options(o_);
+    if (main_rank_) {
+        std::filesystem::create_directories(folder_->path() / "weights");
+        folder_->save_options(o_);
+    }
     result_.save_dir = folder_->path().string();
 }
 

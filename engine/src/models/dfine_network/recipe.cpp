@@ -72,10 +72,10 @@ void training_defaults(Variant variant, TrainOptions& o, const std::string& size
     const bool deim = variant == Variant::DEIM;
     o.epochs = 132;
     o.batch = 16;
-    o.optimizer = "AdamW";
+    o.optimizer = Optimizer::AdamW;
     o.lr0 = deim ? 1e-4 : 2e-4;
     o.lrf = 0.05;  // min_lr_ratio
-    o.scheduler = "flat_cosine";
+    o.scheduler = LrScheduler::FlatCosine;
     o.momentum = 0.9;  // AdamW's beta1
     o.weight_decay = 1e-4;
     o.warmup_epochs = 2;

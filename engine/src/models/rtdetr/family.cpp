@@ -48,7 +48,7 @@ void infer_spec(const registry::WeightMap& weights, const io::CheckpointMeta& me
 void training_defaults(TrainOptions& o, const std::string& /*size*/) {
     o.epochs = 72;
     o.batch = 4;
-    o.optimizer = "AdamW";
+    o.optimizer = Optimizer::AdamW;
     o.lr0 = 1e-4;
     o.lrf = 1.0;  // constant
     o.lr_backbone = 5e-6;

@@ -63,7 +63,7 @@ void infer_spec(const registry::WeightMap& weights, const io::CheckpointMeta& me
 void training_defaults(TrainOptions& o, const std::string& /*size*/) {
     o.epochs = 300;
     o.momentum = 0.9;
-    o.scheduler = "yoloxwarmcos";
+    o.scheduler = LrScheduler::YoloxWarmCos;
     o.warmup_epochs = 5;
     o.warmup_lr_start = 0;
     o.warmup_momentum = 0.9;
