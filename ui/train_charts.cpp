@@ -10,28 +10,24 @@
 
 namespace {
 
-// The loss parts the engine names (TrainEvent::loss_names): YOLOv9's, YOLOX's, RT-DETR's, D-FINE's
-// and DEIM's.
-constexpr const char* kLossPartNames[] = {
-    QT_TRANSLATE_NOOP("TrainCharts", "box"),  QT_TRANSLATE_NOOP("TrainCharts", "cls"),
-    QT_TRANSLATE_NOOP("TrainCharts", "dfl"),  QT_TRANSLATE_NOOP("TrainCharts", "iou"),
-    QT_TRANSLATE_NOOP("TrainCharts", "obj"),  QT_TRANSLATE_NOOP("TrainCharts", "l1"),
-    QT_TRANSLATE_NOOP("TrainCharts", "vfl"),  QT_TRANSLATE_NOOP("TrainCharts", "bbox"),
-    QT_TRANSLATE_NOOP("TrainCharts", "giou"), QT_TRANSLATE_NOOP("TrainCharts", "fgl"),
-    QT_TRANSLATE_NOOP("TrainCharts", "ddf"),  QT_TRANSLATE_NOOP("TrainCharts", "mal")};
+// The loss plot's curves: the batch loss, the epoch mean, then the family's parts (as many as its
+// TrainEvent::loss_names, under those names: the family's own).
+constexpr int kEpochMean = 1, kFirstPart = 2;
 
-// The loss plot's curves: the batch loss, the epoch mean, then the family's parts.
-constexpr int kEpochMean = 1, kFirstPart = 2, kParts = 5;
+QColor seriesColor(int i) {
+    static const QColor colors[] = {QColor(30, 30, 30),   QColor(200, 60, 40),  QColor(40, 120, 200),
+                                    QColor(60, 160, 60),  QColor(150, 60, 170), QColor(210, 150, 30),
+                                    QColor(20, 160, 170), QColor(120, 90, 60)};
+    return colors[i % 8];
+}
 
 // The legend gets a row of its own above the axes, so it never covers the newest data.
 QCustomPlot* makePlot(const QString& xLabel, const QString& yLabel, const QStringList& series, QWidget* parent) {
     auto* plot = new QCustomPlot(parent);
-    const QColor colors[] = {QColor(30, 30, 30),   QColor(200, 60, 40),  QColor(40, 120, 200), QColor(60, 160, 60),
-                             QColor(150, 60, 170), QColor(210, 150, 30), QColor(20, 160, 170)};
     for (int i = 0; i < series.size(); ++i) {
         QCPGraph* g = plot->addGraph();
         g->setName(series[i]);
-        g->setPen(QPen(colors[i % 7], 1.5));
+        g->setPen(QPen(seriesColor(i), 1.5));
     }
     plot->xAxis->setLabel(xLabel);
     plot->yAxis->setLabel(yLabel);
@@ -75,11 +71,9 @@ void dropFrom(QCPGraph* graph, double key) {
 }  // namespace
 
 TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent) {
-    lossPlot_ =
-        makePlot(tr("step"), tr("loss"), {tr("loss"), tr("epoch mean"), tr("box"), tr("cls"), tr("dfl"), "", ""}, this);
+    lossPlot_ = makePlot(tr("step"), tr("loss"), {tr("loss"), tr("epoch mean")}, this);
     lossPlot_->graph(kEpochMean)->setLineStyle(QCPGraph::lsNone);
     lossPlot_->graph(kEpochMean)->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 7));
-    showParts(3);
     metricPlot_ = makePlot(tr("epoch"), tr("mAP"), {tr("mAP50"), tr("mAP50-95")}, this);
     // Discs: the first validation is a single point, which a line alone would not show.
     for (int i = 0; i < metricPlot_->graphCount(); ++i)
@@ -102,12 +96,22 @@ TrainCharts::TrainCharts(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split);
 }
 
-void TrainCharts::showParts(int count) {
-    for (int i = 0; i < kParts; ++i) {
+void TrainCharts::showParts(const std::vector<std::string>& names) {
+    const int count = static_cast<int>(names.size());
+    while (lossPlot_->graphCount() < kFirstPart + count) {
+        QCPGraph* g = lossPlot_->addGraph();
+        g->setPen(QPen(seriesColor(lossPlot_->graphCount() - 1), 1.5));
+        g->setVisible(false);
+        g->removeFromLegend();
+    }
+    for (int i = 0; i < lossPlot_->graphCount() - kFirstPart; ++i) {
         QCPGraph* part = lossPlot_->graph(kFirstPart + i);
-        if (part->visible() == (i < count)) continue;
-        part->setVisible(i < count);
-        if (i < count)
+        const bool shown = i < count;
+        if (shown && part->name() != QString::fromStdString(names[static_cast<std::size_t>(i)]))
+            part->setName(QString::fromStdString(names[static_cast<std::size_t>(i)]));
+        if (part->visible() == shown) continue;
+        part->setVisible(shown);
+        if (shown)
             part->addToLegend();
         else
             part->removeFromLegend();
@@ -126,16 +130,11 @@ void TrainCharts::addBatch(const libreyolo::TrainEvent& e) {
         for (int i = 0; i < plot->graphCount(); ++i) dropFrom(plot->graph(i), e.step);
     lossPlot_->graph(0)->addData(e.step, e.loss);
     // The family's parts (YOLOv9: box, cls, dfl; YOLOX: iou, obj, cls, l1; RT-DETR: vfl, bbox,
-    // giou; D-FINE: vfl, bbox, giou, fgl, ddf; DEIM: mal, ...) name the curves.
-    const int parts = std::min(static_cast<int>(e.loss_parts.size()), kParts);
-    showParts(parts);
-    for (int i = 0; i < parts; ++i) {
-        QCPGraph* part = lossPlot_->graph(kFirstPart + i);
-        const auto index = static_cast<std::size_t>(i);
-        const QString name = index < e.loss_names.size() ? lossPartName(e.loss_names[index]) : QString();
-        if (!name.isEmpty() && part->name() != name) part->setName(name);
-        part->addData(e.step, e.loss_parts[index]);
-    }
+    // giou; D-FINE: vfl, bbox, giou, fgl, ddf; DEIM: mal, ...), named by the family.
+    const std::size_t parts = std::min(e.loss_parts.size(), e.loss_names.size());
+    showParts({e.loss_names.begin(), e.loss_names.begin() + static_cast<std::ptrdiff_t>(parts)});
+    for (std::size_t i = 0; i < parts; ++i)
+        lossPlot_->graph(kFirstPart + static_cast<int>(i))->addData(e.step, e.loss_parts[i]);
     lossPlot_->rescaleAxes();
     fitCountAxis(lossPlot_->xAxis);
     keepNonNegative(lossPlot_->yAxis);
@@ -165,10 +164,4 @@ void TrainCharts::addEpoch(const libreyolo::TrainEvent& e) {
     metricPlot_->xAxis->setRange(0, (found ? std::max(1.0, epochs.upper) : 1.0) + 1);
     metricPlot_->yAxis->setRange(0, 1);
     metricPlot_->replot(QCustomPlot::rpQueuedReplot);
-}
-
-QString TrainCharts::lossPartName(const std::string& engineName) {
-    for (const char* known : kLossPartNames)
-        if (engineName == known) return tr(known);
-    return QString::fromStdString(engineName);
 }

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 #include "engine_metatypes.h"
 
@@ -25,10 +26,9 @@ public:
     void addEpoch(const libreyolo::TrainEvent& e);
 
 private:
-    // The engine's name of a loss part (box, cls, ...), translated where known.
-    static QString lossPartName(const std::string& engineName);
-    // The first count part curves in the plot and its legend, the others out of both.
-    void showParts(int count);
+    // A curve per name (added as a family needs them) in the plot and its legend, named so; the
+    // others out of both.
+    void showParts(const std::vector<std::string>& names);
 
     QCustomPlot* lossPlot_ = nullptr;
     QCustomPlot* metricPlot_ = nullptr;
