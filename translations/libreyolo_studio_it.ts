@@ -81,51 +81,51 @@
     </message>
     <message>
         <location filename="../ui/export_dialog.cpp" line="63"/>
-        <source>NMS inside the graph (YOLOv9, batch 1)</source>
-        <translation>NMS dentro il grafo (YOLOv9, batch 1)</translation>
+        <source>NMS inside the graph (%1; batch 1)</source>
+        <translation>NMS dentro il grafo (%1; batch 1)</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="64"/>
+        <location filename="../ui/export_dialog.cpp" line="84"/>
+        <source>the family&apos;s (%1)</source>
+        <translation>quello della famiglia (%1)</translation>
+    </message>
+    <message>
+        <location filename="../ui/export_dialog.cpp" line="66"/>
         <source>Outputs `output` (1, max_det, 6): x1 y1 x2 y2 score class, and `raw`</source>
         <translation>Output `output` (1, max_det, 6): x1 y1 x2 y2 punteggio classe, e `raw`</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="75"/>
+        <location filename="../ui/export_dialog.cpp" line="77"/>
         <source>NMS confidence:</source>
         <translation>Confidenza NMS:</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="76"/>
+        <location filename="../ui/export_dialog.cpp" line="78"/>
         <source>NMS IoU:</source>
         <translation>IoU NMS:</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="77"/>
+        <location filename="../ui/export_dialog.cpp" line="79"/>
         <source>Max detections:</source>
         <translation>Rilevamenti massimi:</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="81"/>
-        <source>the family&apos;s (13; 17 for RT-DETR)</source>
-        <translation>quello della famiglia (13; 17 per RT-DETR)</translation>
-    </message>
-    <message>
-        <location filename="../ui/export_dialog.cpp" line="82"/>
+        <location filename="../ui/export_dialog.cpp" line="85"/>
         <source>Opset:</source>
         <translation>Opset:</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="85"/>
+        <location filename="../ui/export_dialog.cpp" line="88"/>
         <source>Export</source>
         <translation>Esporta</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="128"/>
+        <location filename="../ui/export_dialog.cpp" line="131"/>
         <source>Export to</source>
         <translation>Esporta in</translation>
     </message>
     <message>
-        <location filename="../ui/export_dialog.cpp" line="128"/>
+        <location filename="../ui/export_dialog.cpp" line="131"/>
         <source>ONNX (*.onnx)</source>
         <translation>ONNX (*.onnx)</translation>
     </message>

@@ -60,7 +60,9 @@ ExportDialog::ExportDialog(const QString& model, QWidget* parent) : QDialog(pare
     half_ = new QCheckBox(tr("Float16 weights, input and output"), this);
     form->addRow(QString(), half_);
 
-    nms_ = new QCheckBox(tr("NMS inside the graph (YOLOv9, batch 1)"), this);
+    nms_ = new QCheckBox(tr("NMS inside the graph (%1; batch 1)")
+                             .arg(QString::fromStdString(libreyolo::onnx_embedded_nms_families_text())),
+                         this);
     nms_->setToolTip(tr("Outputs `output` (1, max_det, 6): x1 y1 x2 y2 score class, and `raw`"));
     form->addRow(QString(), nms_);
     conf_ = new QDoubleSpinBox(this);
@@ -78,7 +80,8 @@ ExportDialog::ExportDialog(const QString& model, QWidget* parent) : QDialog(pare
 
     opset_ = new QSpinBox(this);
     opset_->setRange(12, 17);
-    opset_->setSpecialValueText(tr("the family's (13; 17 for RT-DETR)"));
+    opset_->setSpecialValueText(
+        tr("the family's (%1)").arg(QString::fromStdString(libreyolo::onnx_default_opsets_text())));
     form->addRow(tr("Opset:"), opset_);
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <set>
+#include <string>
+#include <utility>
 
 #include "args.h"
 #include "libreyolo/errors.h"
@@ -30,12 +32,12 @@ keys (defaults in brackets):
   batch=N           the batch size when not dynamic [1]
   dynamic=BOOL      a symbolic batch axis, any batch size at run time [true]
   half=BOOL         float16 weights, input and output [false]
-  nms=BOOL          NonMaxSuppression inside the graph (YOLOv9, batch 1): outputs `output`
+  nms=BOOL          NonMaxSuppression inside the graph ({nms families}; batch 1): outputs `output`
                     (1, max_det, 6) rows x1 y1 x2 y2 score class, and `raw` [false]
   conf=F            nms: score threshold [0.25]
   iou=F             nms: IoU threshold [0.45]
   max_det=N         nms: rows of `output` [300]
-  opset=N           ONNX opset, 13 to 17 [13; 17 for RT-DETR]
+  opset=N           ONNX opset, up to 17 [the family's: {opsets}]
   device=D          where the model is loaded: auto, cpu, cuda, cuda:N [cpu]
 flags:
   --json            print the result as JSON
@@ -44,6 +46,17 @@ Input `images` (B, 3, imgsz, imgsz), RGB in [0, 1], resized as predict does. YOL
 `pred_logits` (B, 300, nc) and `pred_boxes` (B, 300, 4), cx cy w h in [0, 1]. The checkpoint's
 family, size, classes and names are in the file's metadata.
 )";
+
+// The help with each exporting family's default opset and the families that embed NMS, as they
+// declare themselves.
+std::string export_help() {
+    std::string help = kExportHelp;
+    for (const auto& [token, text] : {std::pair{std::string("{opsets}"), onnx_default_opsets_text()},
+                                      std::pair{std::string("{nms families}"), onnx_embedded_nms_families_text()}})
+        for (auto at = help.find(token); at != std::string::npos; at = help.find(token, at + text.size()))
+            help.replace(at, token.size(), text);
+    return help;
+}
 
 int run_export(const std::vector<std::string>& argv) {
     std::set<std::string> keys = {"format", "output", "imgsz",   "batch", "dynamic", "half", "nms",
@@ -91,6 +104,6 @@ int run_export(const std::vector<std::string>& argv) {
 }  // namespace
 
 extern const Command kExportCommand{"export", "write a model as an ONNX file (ONNX Runtime, TensorRT, OpenVINO)",
-                                    kExportHelp, run_export};
+                                    nullptr, run_export, export_help};
 
 }  // namespace libreyolo::cli

@@ -25,6 +25,7 @@
 #include "model/model_impl.h"
 #include "models/rtdetr/rtdetr.h"
 #include "onnx/model_proto.h"
+#include "support/test_helpers.h"
 
 using namespace libreyolo;
 
@@ -553,8 +554,28 @@ private Q_SLOTS:
         ExportOptions plain;
         plain.imgsz = 64;
         plain.output = o.output;
-        QVERIFY_THROWS_EXCEPTION(NotSupported, yolox.export_onnx(plain));
+        const std::string refused = testing::error_of([&] { yolox.export_onnx(plain); });
+        QVERIFY2(refused.find("YOLOX family has no exporter yet (these do: yolo9, rtdetr)") != std::string::npos,
+                 refused.c_str());
         QVERIFY(!std::filesystem::exists(o.output));
+    }
+
+    // Each family declares its exporter: its default opset and whether nms=true embeds NMS; the
+    // CLI's help and the studio's export dialog list what they declare.
+    void familiesDeclareTheirExport() {
+        std::map<std::string, std::pair<int, bool>> declared;
+        for (const OnnxExportSupport& s : onnx_export_support()) declared[s.family] = {s.opset, s.embedded_nms};
+        QCOMPARE(declared["yolo9"], (std::pair{13, true}));
+        QCOMPARE(declared["rtdetr"], (std::pair{17, false}));
+        QVERIFY(!declared.count("yolox"));
+        QCOMPARE(onnx_default_opsets_text(), std::string("yolo9 13, rtdetr 17"));
+        QCOMPARE(onnx_embedded_nms_families_text(), std::string("YOLOv9"));
+        QProcess cli;
+        cli.start(LIBREYOLO_CLI_PATH, {"export", "--help"});
+        QVERIFY(cli.waitForFinished(60000));
+        const QString help = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY2(help.contains("[the family's: yolo9 13, rtdetr 17]") && help.contains("(YOLOv9; batch 1)"),
+                 qPrintable(help));
     }
 };
 

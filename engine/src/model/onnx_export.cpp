@@ -13,6 +13,7 @@
 #include "libreyolo/version.h"
 #include "onnx/embedded_nms.h"
 #include "onnx/onnx_graph.h"
+#include "registry/family_definition.h"
 
 namespace libreyolo {
 namespace fs = std::filesystem;
@@ -21,9 +22,7 @@ namespace {
 constexpr int kStride = 32;
 // The opsets the emitters write valid graphs for: 18 moved the reductions' axes to an input, and
 // the checker of Debian's ONNX 1.12 knows the opsets up to 17.
-constexpr int kMinOpset = 13, kMaxOpset = 17;
-// The DETRs' LayerNormalization (17) and GridSample (16).
-constexpr int kAttentionOpset = 17;
+constexpr int kMaxOpset = 17;
 
 // Python's json.dumps({"0": name, ...}) as LibreYOLO writes it: ", " and ": " separators, ASCII.
 std::string names_json(const std::vector<std::string>& names) {
@@ -43,9 +42,17 @@ std::string python_float(float v) {
     return s;
 }
 
-// The NMS-free DETR families (RT-DETR, D-FINE, DEIM) run attention, which LibreYOLO exports at 17.
-int default_opset(const Model::Impl& m) {
-    return family_traits(m.spec.name.family).nms_free ? kAttentionOpset : kMinOpset;
+// The family's exporter, or NotSupported naming the families that have one.
+const registry::FamilyDefinition& exporting_family(const Model::Impl& m) {
+    const registry::FamilyDefinition& f = registry::family_definition(m.spec.name.family);
+    if (f.onnx_opset == 0) {
+        std::string exporting;
+        for (const OnnxExportSupport& s : onnx_export_support())
+            exporting += (exporting.empty() ? "" : ", ") + s.family;
+        throw NotSupported("ONNX export: the " + f.traits.display_name +
+                           " family has no exporter yet (these do: " + exporting + ")");
+    }
+    return f;
 }
 
 // LibreYOLO's name for a model without a weights file: its pretrained file's stem (LibreYOLO9t),
@@ -62,24 +69,48 @@ std::vector<std::string> export_formats() {
     return {"onnx"};
 }
 
+std::vector<OnnxExportSupport> onnx_export_support() {
+    std::vector<OnnxExportSupport> out;
+    for (const registry::FamilyDefinition& f : registry::family_definitions())
+        if (f.onnx_opset > 0)
+            out.push_back({f.traits.family, f.traits.display_name, f.onnx_opset, f.onnx_embedded_nms});
+    return out;
+}
+
+std::string onnx_default_opsets_text() {
+    std::string text;
+    for (const OnnxExportSupport& s : onnx_export_support())
+        text += (text.empty() ? "" : ", ") + s.family + " " + std::to_string(s.opset);
+    return text;
+}
+
+std::string onnx_embedded_nms_families_text() {
+    std::string text;
+    for (const OnnxExportSupport& s : onnx_export_support())
+        if (s.embedded_nms) text += (text.empty() ? "" : ", ") + s.display_name;
+    return text;
+}
+
 ExportResult export_onnx(Model::Impl& m, const ExportOptions& o, const fs::path& path) {
     const int imgsz = m.input_size(o.imgsz);
     if (imgsz % kStride != 0)
         throw InvalidArgument("imgsz: must be a multiple of " + std::to_string(kStride) + " for ONNX export, got " +
                               std::to_string(imgsz));
     if (o.batch < 1) throw InvalidArgument("batch: must be at least 1, got " + std::to_string(o.batch));
-    const int opset = o.opset == 0 ? default_opset(m) : o.opset;
-    if (opset < default_opset(m) || opset > kMaxOpset)
-        throw InvalidArgument(
-            "opset: " + m.spec.name.family + " exports with opset " + std::to_string(default_opset(m)) + " to " +
-            std::to_string(kMaxOpset) + ", got " + std::to_string(opset) +
-            (opset < default_opset(m) && default_opset(m) == kAttentionOpset ? " (its attention needs opset 17)" : ""));
-    const FamilyTraits& traits = family_traits(m.spec.name.family);
+    const registry::FamilyDefinition& family = exporting_family(m);
+    const int opset = o.opset == 0 ? family.onnx_opset : o.opset;
+    if (opset < family.onnx_opset || opset > kMaxOpset)
+        throw InvalidArgument("opset: " + m.spec.name.family + " exports with opset " +
+                              std::to_string(family.onnx_opset) + " to " + std::to_string(kMaxOpset) + ", got " +
+                              std::to_string(opset));
     bool dynamic = o.dynamic;
     if (o.nms) {
-        if (traits.nms_free)
+        if (family.traits.nms_free)
             throw InvalidArgument("nms: " + m.spec.name.family +
                                   " is NMS-free (its top-k outputs are the detections); export it without nms");
+        if (!family.onnx_embedded_nms)
+            throw InvalidArgument("nms: " + m.spec.name.family + " has no embedded NMS yet (" +
+                                  onnx_embedded_nms_families_text() + " do)");
         if (o.batch != 1) throw InvalidArgument("batch: embedded NMS exports batch 1, got " + std::to_string(o.batch));
         if (!(o.conf >= 0.0f && o.conf < 1.0f)) throw InvalidArgument("conf: must be in [0, 1)");
         if (!(o.iou > 0.0f && o.iou <= 1.0f)) throw InvalidArgument("iou: must be in (0, 1]");
@@ -142,7 +173,7 @@ ExportResult export_onnx(Model::Impl& m, const ExportOptions& o, const fs::path&
     g.metadata("segmentation", m.spec.name.task == "segment" ? "true" : "false");
     g.metadata("obb", m.spec.name.task == "obb" ? "true" : "false");
     // Where the image sits on the canvas, for runtimes that letterbox themselves.
-    if (traits.input_resize == InputResize::Letterbox) g.metadata("letterbox_pad", "topleft");
+    if (family.traits.input_resize == InputResize::Letterbox) g.metadata("letterbox_pad", "topleft");
     if (o.nms) {
         g.metadata("nms", "true");
         g.metadata("nms_conf", python_float(o.conf));

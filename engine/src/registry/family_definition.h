@@ -51,6 +51,10 @@ struct FamilyDefinition {
     std::function<void(TrainOptions&, const std::string& size)> training_defaults;
     // The training loop's view of the family (train/family_recipe.h); empty: it cannot be trained.
     std::function<std::unique_ptr<training::FamilyRecipe>(const nn::Detector&, int nc)> make_recipe;
+    // ONNX export: the lowest opset its network's emit_onnx writes, which is the default (0: it has
+    // no exporter), and whether nms=true can put NonMaxSuppression after its output.
+    int onnx_opset = 0;
+    bool onnx_embedded_nms = false;
 };
 
 // The registered families, in the order of models/registered_families.cpp.

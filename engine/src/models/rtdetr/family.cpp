@@ -71,6 +71,7 @@ registry::FamilyDefinition family() {
     f.traits.display_name = "RT-DETR";
     f.traits.sizes = {"r18", "r34", "r50"};
     f.traits.tasks = {"detect"};
+    f.onnx_opset = 17;  // LayerNormalization (17) and GridSample (16)
     f.traits.weights_prefix = "LibreRTDETR";
     f.traits.default_imgsz = 640;
     f.traits.cuda_graph_inference_tasks = {"detect"};

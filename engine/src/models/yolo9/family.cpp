@@ -68,6 +68,8 @@ registry::FamilyDefinition family() {
     f.traits.display_name = "YOLOv9";
     f.traits.sizes = {"t", "s", "m", "c"};
     f.traits.tasks = {"detect"};
+    f.onnx_opset = 13;
+    f.onnx_embedded_nms = true;
     f.traits.weights_prefix = "LibreYOLO9";
     f.traits.default_imgsz = 640;
     f.traits.cuda_graph_inference_tasks = {"detect"};
