@@ -145,7 +145,14 @@ private Q_SLOTS:
         QCOMPARE(y["amp"].as<bool>(), true);
         QCOMPARE(y["name"].as<std::string>(), std::string("123"));
         QVERIFY(y["name"].Tag() == "!");  // quoted
-        for (const OptionSpec& spec : train_option_schema()) QVERIFY2(y[spec.key], spec.key.c_str());
+        // LibreYOLO's names where it spells a key otherwise, so that its load_train_cfg reads the file.
+        QCOMPARE(y["min_lr_ratio"].as<double>(), o.lrf);
+        QCOMPARE(y["no_aug_epochs"].as<int>(), o.close_mosaic);
+        QVERIFY(!y["lrf"] && !y["mosaic"]);
+        for (const OptionSpec& spec : train_option_schema()) {
+            const std::string key = spec.libreyolo_key.empty() ? spec.key : spec.libreyolo_key;
+            QVERIFY2(y[key], key.c_str());
+        }
     }
 };
 

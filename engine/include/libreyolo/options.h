@@ -30,7 +30,9 @@ enum class OptionSection { Basics, Optimisation, Augmentation, Run, Distributed 
 
 struct OptionSpec {
     std::string key;
-    std::vector<std::string> aliases;  // LibreYOLO's other names for it (min_lr_ratio for lrf)
+    std::vector<std::string> aliases;  // other names for it (min_lr_ratio for lrf)
+    // LibreYOLO's TrainConfig name, which train_config.yaml uses, where it is not key (min_lr_ratio).
+    std::string libreyolo_key;
     OptionType type = OptionType::Text;
     OptionSection section = OptionSection::Basics;
     std::string help;
@@ -66,7 +68,8 @@ void set_train_options(TrainOptions& o, const std::vector<std::pair<std::string,
 // Every option within its bounds, pairs ordered (low <= high), data named unless resuming: throws
 // InvalidArgument naming the key.
 void check_train_options(const TrainOptions& o);
-// LibreYOLO's train_config.yaml (its TrainConfig.to_yaml: block style, schema order), every key.
+// LibreYOLO's train_config.yaml (its TrainConfig.to_yaml: block style, schema order, its names for
+// the keys it spells otherwise), every option.
 std::string train_options_yaml(const TrainOptions& o);
 
 // The defaults of spec over every trainable family and size (train_defaults), as help shows them:

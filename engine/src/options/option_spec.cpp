@@ -226,7 +226,7 @@ std::string train_options_yaml(const TrainOptions& o) {
     out << YAML::BeginMap;
     for (const OptionSpec& spec : train_option_schema()) {
         const std::string text = spec.get(o);
-        out << YAML::Key << spec.key << YAML::Value;
+        out << YAML::Key << (spec.libreyolo_key.empty() ? spec.key : spec.libreyolo_key) << YAML::Value;
         switch (spec.type) {
             case OptionType::Bool:
                 out << (text == "true");
