@@ -60,17 +60,6 @@ double Arguments::get_double(const std::string& key, double fallback) const {
     return it == values.end() ? fallback : parse_number(key, it->second, it->second);
 }
 
-std::array<float, 2> Arguments::get_float_pair(const std::string& key, std::array<float, 2> fallback) const {
-    auto it = values.find(key);
-    if (it == values.end()) return fallback;
-    const std::string& s = it->second;
-    const std::size_t comma = s.find(',');
-    if (comma == std::string::npos)
-        throw InvalidArgument(key + "=" + s + ": expected two numbers, low,high (such as " + key + "=0.5,1.5)");
-    return {static_cast<float>(parse_number(key, s.substr(0, comma), s)),
-            static_cast<float>(parse_number(key, s.substr(comma + 1), s))};
-}
-
 std::vector<int> Arguments::get_int_list(const std::string& key) const {
     auto it = values.find(key);
     if (it == values.end()) return {};

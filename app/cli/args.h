@@ -1,6 +1,5 @@
 #pragma once
 // Ultralytics/LibreYOLO-style arguments: `libreyolo <command> key=value ... --flag`.
-#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,8 +20,6 @@ struct Arguments {
     int get_int(const std::string& key, int fallback) const;
     float get_float(const std::string& key, float fallback) const;
     double get_double(const std::string& key, double fallback) const;
-    // "low,high" (LibreYOLO's tuples such as mosaic_scale=0.1,2.0).
-    std::array<float, 2> get_float_pair(const std::string& key, std::array<float, 2> fallback) const;
     bool get_bool(const std::string& key, bool fallback) const;
     // "0,2", "[0,2]" or "1": whole numbers; empty when the key is absent.
     std::vector<int> get_int_list(const std::string& key) const;
