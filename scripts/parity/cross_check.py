@@ -336,13 +336,17 @@ def compare(ref, ours, conf, box_px, score_tol, nms=False, floors=None):
     tie_px = box_px + 2 * min((f[0] for f in stable), default=0.0)
     tie_score = score_tol + 2 * min((f[1] for f in stable), default=0.0)
     pairs, lone_ref_index, lone_ours_index = pair(ref, ours)
-    unstable = [ref[i] for i in lone_ref_index if floors[i] is None]
-    lone_ref = [ref[i] for i in lone_ref_index if floors[i] is not None]
+    lone_ref = [ref[i] for i in lone_ref_index]
     lone_ours = [ours[j] for j in lone_ours_index]
     lone_ref, lone_ours, class_ties = class_ties_between(lone_ref, lone_ours, tie_px, tie_score)
     nms_ties = []
     if nms:
         lone_ref, lone_ours, nms_ties = suppression_ties(lone_ref, lone_ours, ref, ours, tie_px, tie_score)
+    # What is left of the boxes LibreYOLO's own other rounding lost (a class tie there, say) may be
+    # missing here too.
+    lost = {(ref[i][0], tuple(ref[i][1]), ref[i][2]) for i in lone_ref_index if floors[i] is None}
+    unstable = [d for d in lone_ref if (d[0], tuple(d[1]), d[2]) in lost]
+    lone_ref = [d for d in lone_ref if (d[0], tuple(d[1]), d[2]) not in lost]
     worst_box = max((p[0] for p in pairs), default=0.0)
     worst_score = max((p[1] for p in pairs), default=0.0)
     # A box may lie on the edge: its score at the threshold, or (when max_det cut the list) at the
