@@ -1267,12 +1267,12 @@ predefinito: %3</translation>
         <translation>YAML (*.yaml *.yml)</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="157"/>
+        <location filename="../ui/train_form.cpp" line="160"/>
         <source>More options</source>
         <translation>Altre opzioni</translation>
     </message>
     <message>
-        <location filename="../ui/train_form.cpp" line="204"/>
+        <location filename="../ui/train_form.cpp" line="207"/>
         <source>%1: %2 defaults (optimizer %3, lr0 %4)</source>
         <translation>%1: valori predefiniti di %2 (ottimizzatore %3, lr0 %4)</translation>
     </message>

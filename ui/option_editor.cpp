@@ -52,6 +52,5 @@ OptionEditor makeOptionEditor(const libreyolo::OptionSpec& spec, QWidget* parent
         }
     }
     e.widget->setObjectName(QString::fromStdString(spec.key));
-    e.widget->setToolTip(optionToolTip(spec));
     return e;
 }

@@ -15,7 +15,7 @@ struct OptionEditor {
     std::function<void(const QString&)> setText;
 };
 
-// The editor for spec, parented to parent, with spec's help, range and defaults as its tooltip.
+// The editor for spec, parented to parent, named after its key.
 OptionEditor makeOptionEditor(const libreyolo::OptionSpec& spec, QWidget* parent);
 
 // "help (value: ...; default: ...)": the tooltip of an option's row.

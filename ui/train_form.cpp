@@ -142,7 +142,10 @@ TrainForm::TrainForm(QWidget* parent) : QWidget(parent) {
         }
         OptionEditor editor = makeEditor(spec);
         auto* label = new QLabel(QString::fromStdString(spec.key), this);
-        label->setToolTip(optionToolTip(spec));
+        // Computed once: the defaults it lists come from every family and size.
+        const QString tip = optionToolTip(spec);
+        label->setToolTip(tip);
+        if (editor.widget->toolTip().isEmpty()) editor.widget->setToolTip(tip);  // no GPU: the reason stays
         form->addRow(label, editor.widget);
         rows_.push_back({&spec, std::move(editor), form});
     }
@@ -208,7 +211,7 @@ void TrainForm::applyFamilyDefaults() {
                                      .arg(after.lr0));
 }
 
-libreyolo::TrainOptions TrainForm::options() const {
+libreyolo::TrainOptions TrainForm::readRows(QString* problem) const {
     const std::string model = model_->text().trimmed().toStdString();
     libreyolo::TrainOptions o;
     try {
@@ -220,8 +223,8 @@ libreyolo::TrainOptions TrainForm::options() const {
         if (r.spec->key == "model") continue;
         try {
             r.spec->set(o, r.editor.text().toStdString());
-        } catch (const std::exception&) {
-            // keeps the default; problem() names the row
+        } catch (const std::exception& e) {
+            if (problem && problem->isEmpty()) *problem = QString::fromStdString(e.what());
         }
     }
     o.exist_ok = false;
@@ -229,10 +232,15 @@ libreyolo::TrainOptions TrainForm::options() const {
     return o;
 }
 
+libreyolo::TrainOptions TrainForm::options() const {
+    return readRows(nullptr);
+}
+
 QString TrainForm::problem() const {
-    libreyolo::TrainOptions o = options();
+    QString problem;
+    const libreyolo::TrainOptions o = readRows(&problem);
+    if (!problem.isEmpty()) return problem;
     try {
-        for (const Row& r : rows_) r.spec->set(o, r.editor.text().toStdString());
         libreyolo::check_train_options(o);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());

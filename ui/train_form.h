@@ -54,6 +54,9 @@ private:
         QFormLayout* form;  // the layout holding its row
     };
     OptionEditor makeEditor(const libreyolo::OptionSpec& spec);
+    // The model's defaults with every row's value over them; a row whose text does not parse keeps
+    // the default, and the first such row's error goes to problem (when given).
+    libreyolo::TrainOptions readRows(QString* problem) const;
     const Row* row(const std::string& key) const;
     // A model name of another family or size puts that model's defaults in the rows whose default
     // differs (RT-DETR trains with AdamW at 1e-4, YOLOv9 with SGD at 0.01) and shows only the rows
